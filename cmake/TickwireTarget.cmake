@@ -1,0 +1,29 @@
+# Shared compile settings for every Tickwire target.
+add_library(tickwire_warnings INTERFACE)
+target_compile_options(tickwire_warnings INTERFACE
+  -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion
+  -Wnon-virtual-dtor -Wold-style-cast -Woverloaded-virtual -Wnull-dereference)
+if(TICKWIRE_WERROR)
+  target_compile_options(tickwire_warnings INTERFACE -Werror)
+endif()
+
+if(TICKWIRE_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
+# tickwire_add_part(NAME SOURCES ... DEPS ...): one library per part, with
+# public headers under NAME/include and an alias tickwire::NAME. A part sees
+# only the headers of the parts it names in DEPS, so a wrong include fails
+# to build.
+function(tickwire_add_part name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  add_library(tickwire_${name} ${ARG_SOURCES})
+  add_library(tickwire::${name} ALIAS tickwire_${name})
+  set_target_properties(tickwire_${name} PROPERTIES OUTPUT_NAME tickwire_${name})
+  target_include_directories(tickwire_${name} PUBLIC
+    $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
+    $<INSTALL_INTERFACE:include>)
+  target_link_libraries(tickwire_${name} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS} tickwire_warnings)
+  target_compile_features(tickwire_${name} PUBLIC cxx_std_20)
+endfunction()

@@ -1,0 +1,71 @@
+#pragma once
+// Bookkeeping for one direction pair of the unreliable channel: numbers our
+// packets, acknowledges the peer's, filters duplicates and stale packets,
+// and carries the timestamps that RTT and clock-offset estimation need.
+// Pure logic: headers in, headers and decisions out; time is passed in.
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "tickwire/core/packet_header.h"
+#include "tickwire/core/sequence.h"
+#include "tickwire/core/sequence_buffer.h"
+#include "tickwire/core/time.h"
+
+namespace tickwire {
+
+struct PacketChannelStats {
+  std::uint64_t sent = 0;
+  std::uint64_t received = 0;
+  std::uint64_t duplicates = 0;   // same sequence seen twice (dropped)
+  std::uint64_t stale = 0;        // older than the receive window (dropped)
+  std::uint64_t acked = 0;        // our packets the peer confirmed
+};
+
+// One RTT sample: our send stamp came back after `rtt` minus the peer's hold.
+struct RttSample {
+  Duration rtt;
+  std::uint32_t peer_send_time_us = 0;  // the peer's clock when it sent the echo
+};
+
+class PacketChannel {
+ public:
+  static constexpr std::size_t kWindow = 256;
+
+  PacketChannel();
+
+  // Fills the header of the next outgoing packet of `type` at `now`.
+  PacketHeader next_header(PacketType type, Time now);
+
+  enum class Verdict { kAccept, kDuplicate, kStale };
+  // Records an incoming header. A duplicate or stale packet must be dropped
+  // by the caller; its acks and timestamps are ignored.
+  Verdict receive(const PacketHeader& header, Time now);
+
+  // Sequences of ours that the peer acknowledged since the last call.
+  std::vector<Sequence> take_acked();
+  // The RTT sample carried by the last accepted header, if it echoed one
+  // of our stamps.
+  std::optional<RttSample> take_rtt_sample();
+
+  const PacketChannelStats& stats() const { return stats_; }
+
+ private:
+  struct Sent { Time at; bool acked = false; };
+  struct Received {};
+
+  Sequence next_sequence_;
+  SequenceBuffer<Sent> sent_;
+  SequenceBuffer<Received> received_;
+  std::vector<Sequence> newly_acked_;
+  std::optional<RttSample> rtt_sample_;
+  // The newest peer stamp and when it arrived, echoed in our next header.
+  std::optional<std::uint32_t> peer_time_;
+  Time peer_time_received_at_;
+  bool sent_any_ = false;
+  Time started_;
+  PacketChannelStats stats_;
+};
+
+}  // namespace tickwire

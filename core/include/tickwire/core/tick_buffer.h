@@ -1,0 +1,86 @@
+#pragma once
+// A fixed-capacity ring of per-tick values (inputs, predicted states,
+// snapshots). Each slot remembers the tick it holds, so a lookup for tick
+// t never returns the value of t - capacity that happens to share the slot.
+
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "tickwire/core/tick.h"
+
+namespace tickwire {
+
+template <class T>
+class TickBuffer {
+ public:
+  // Throws std::invalid_argument for capacity 0: a set-up error.
+  explicit TickBuffer(std::size_t capacity) : slots_(checked(capacity)) {}
+
+  // Stores value for tick, replacing whatever shared its slot.
+  T& insert(Tick tick, T value) {
+    auto& slot = slots_[index(tick)];
+    const bool replaced_newest = slot && newest_ && slot->tick == *newest_ && tick < *newest_;
+    slot.emplace(Entry{tick, std::move(value)});
+    if (replaced_newest) {
+      recompute_newest();
+    } else if (!newest_ || tick > *newest_) {
+      newest_ = tick;
+    }
+    return slot->value;
+  }
+
+  T* find(Tick tick) {
+    auto& slot = slots_[index(tick)];
+    return slot && slot->tick == tick ? &slot->value : nullptr;
+  }
+  const T* find(Tick tick) const {
+    const auto& slot = slots_[index(tick)];
+    return slot && slot->tick == tick ? &slot->value : nullptr;
+  }
+  bool contains(Tick tick) const { return find(tick) != nullptr; }
+
+  void erase(Tick tick) {
+    auto& slot = slots_[index(tick)];
+    if (!slot || slot->tick != tick) return;
+    slot.reset();
+    if (newest_ && *newest_ == tick) recompute_newest();
+  }
+
+  void clear() {
+    for (auto& slot : slots_) slot.reset();
+    newest_.reset();
+  }
+
+  std::size_t capacity() const { return slots_.size(); }
+  // The newest tick still stored; nullopt when the buffer is empty.
+  std::optional<Tick> newest() const { return newest_; }
+
+ private:
+  struct Entry {
+    Tick tick;
+    T value;
+  };
+
+  static std::size_t checked(std::size_t capacity) {
+    if (capacity == 0) throw std::invalid_argument("TickBuffer capacity must be at least 1");
+    return capacity;
+  }
+  std::size_t index(Tick tick) const { return static_cast<std::size_t>(tick.value()) % slots_.size(); }
+
+  // Only needed when the newest entry leaves, which normal forward use
+  // (inserting ever newer ticks) never causes.
+  void recompute_newest() {
+    newest_.reset();
+    for (const auto& slot : slots_) {
+      if (slot && (!newest_ || slot->tick > *newest_)) newest_ = slot->tick;
+    }
+  }
+
+  std::vector<std::optional<Entry>> slots_;
+  std::optional<Tick> newest_;
+};
+
+}  // namespace tickwire

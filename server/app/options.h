@@ -1,0 +1,41 @@
+#pragma once
+// Command line and config file of tickwire-server.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "tickwire/core/logging.h"
+#include "tickwire/server/server_config.h"
+#include "tickwire/transport/address.h"
+
+namespace tickwire::server_app {
+
+struct Options {
+  std::string bind = "0.0.0.0";
+  std::uint16_t port = 7777;
+  std::uint32_t tick_rate = 60;
+  std::uint32_t send_rate = 30;
+  std::size_t max_clients = 64;
+  std::string log_level = "info";
+  std::string log_format = "text";
+  double stats_interval_s = 5.0;     // 0: no periodic stats
+  std::string stats_json;            // empty: none
+  double duration_s = 0.0;           // 0: run until signalled
+  std::uint64_t schema_hash = 0;
+
+  transport::Address address() const { return {bind, port}; }
+};
+
+// Exit status and message when parsing stops the program (help, errors).
+struct ParseExit {
+  int code = 0;
+  std::string message;  // printed to stdout for code 0, stderr otherwise
+};
+
+// Parses argv (and --config FILE). Bad flags and bad values give exit code 2
+// with a message that names the flag.
+std::variant<Options, ParseExit> parse_options(int argc, const char* const* argv);
+
+}  // namespace tickwire::server_app

@@ -1,0 +1,26 @@
+#include "tickwire/server/server_config.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "tickwire/core/network_time.h"
+
+namespace tickwire::server {
+
+void ServerConfig::validate() const {
+  auto fail = [](const std::string& what) { throw std::invalid_argument("server config: " + what); };
+  if (tick_rate == 0 || tick_rate > NetworkTime::kMaxTickRate) {
+    fail("tick_rate must be in 1.." + std::to_string(NetworkTime::kMaxTickRate) + ", got " + std::to_string(tick_rate));
+  }
+  if (send_rate == 0 || send_rate > tick_rate || tick_rate % send_rate != 0) {
+    fail("send_rate must divide tick_rate (" + std::to_string(tick_rate) + "), got " + std::to_string(send_rate));
+  }
+  if (max_clients == 0 || max_clients > 4000) fail("max_clients must be in 1..4000, got " + std::to_string(max_clients));
+  if (handshake_timeout <= Duration::zero()) fail("handshake_timeout must be positive");
+  if (client_timeout <= Duration::zero()) fail("client_timeout must be positive");
+  if (max_catch_up_ticks < 1) fail("max_catch_up_ticks must be at least 1");
+  if (max_bad_packets < 1) fail("max_bad_packets must be at least 1");
+  if (bad_packet_window <= Duration::zero()) fail("bad_packet_window must be positive");
+}
+
+}  // namespace tickwire::server

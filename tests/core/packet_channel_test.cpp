@@ -1,0 +1,80 @@
+#include "tickwire/core/packet_channel.h"
+
+#include <gtest/gtest.h>
+
+namespace tickwire {
+namespace {
+
+Time at_ms(std::int64_t ms) { return Time::from_micros(ms * 1000); }
+
+TEST(PacketChannel, NumbersPacketsAndAcknowledges) {
+  PacketChannel a;
+  PacketChannel b;
+  for (int i = 0; i < 5; ++i) {
+    const auto h = a.next_header(PacketType::kKeepAlive, at_ms(i));
+    EXPECT_EQ(h.sequence, Sequence(static_cast<std::uint16_t>(i)));
+    if (i != 2) {
+      EXPECT_EQ(b.receive(h, at_ms(i + 10)), PacketChannel::Verdict::kAccept);  // packet 2 is lost
+    }
+  }
+  const auto reply = b.next_header(PacketType::kKeepAlive, at_ms(20));
+  EXPECT_EQ(reply.ack, Sequence(4));
+  EXPECT_EQ(reply.ack_bits & 0b111u, 0b101u);  // 3 and 1 received, 2 missing
+  a.receive(reply, at_ms(30));
+  const auto acked = a.take_acked();
+  EXPECT_EQ(acked.size(), 4u);
+  EXPECT_TRUE(a.take_acked().empty());
+}
+
+TEST(PacketChannel, DropsDuplicatesAndStalePackets) {
+  PacketChannel a;
+  PacketChannel b;
+  std::vector<PacketHeader> sent;
+  for (int i = 0; i < 600; ++i) sent.push_back(a.next_header(PacketType::kInput, at_ms(i)));
+  EXPECT_EQ(b.receive(sent[0], at_ms(1)), PacketChannel::Verdict::kAccept);
+  EXPECT_EQ(b.receive(sent[0], at_ms(2)), PacketChannel::Verdict::kDuplicate);
+  EXPECT_EQ(b.receive(sent[599], at_ms(3)), PacketChannel::Verdict::kAccept);
+  EXPECT_EQ(b.receive(sent[10], at_ms(4)), PacketChannel::Verdict::kStale);
+  EXPECT_EQ(b.stats().duplicates, 1u);
+  EXPECT_EQ(b.stats().stale, 1u);
+}
+
+TEST(PacketChannel, MeasuresRoundTripMinusHold) {
+  PacketChannel client;
+  PacketChannel server;
+  const auto ping = client.next_header(PacketType::kKeepAlive, at_ms(1000));
+  server.receive(ping, at_ms(1000) + Duration::millis(40));             // 40 ms up
+  const auto pong = server.next_header(PacketType::kKeepAlive, at_ms(1000) + Duration::millis(45));  // held 5 ms
+  ASSERT_TRUE(pong.echo.has_value());
+  EXPECT_EQ(pong.echo->hold_us, 5000u);
+  client.receive(pong, at_ms(1000) + Duration::millis(85));             // 40 ms down
+  const auto sample = client.take_rtt_sample();
+  ASSERT_TRUE(sample.has_value());
+  EXPECT_EQ(sample->rtt, Duration::millis(80));
+}
+
+TEST(PacketChannel, IgnoresForgedEchoes) {
+  PacketChannel client;
+  client.next_header(PacketType::kKeepAlive, at_ms(1000));
+  PacketHeader forged;
+  forged.echo = Echo{wire_time(at_ms(5000)), 0};  // a stamp from the future
+  client.receive(forged, at_ms(1100));
+  EXPECT_FALSE(client.take_rtt_sample().has_value());
+  forged.sequence = Sequence(1);
+  forged.echo = Echo{wire_time(at_ms(1050)), 500'000};  // held longer than the trip
+  client.receive(forged, at_ms(1100));
+  EXPECT_FALSE(client.take_rtt_sample().has_value());
+}
+
+TEST(PacketChannel, AcksForUnsentSequencesAreIgnored) {
+  PacketChannel a;
+  a.next_header(PacketType::kKeepAlive, at_ms(0));
+  PacketHeader h;
+  h.ack = Sequence(500);
+  h.ack_bits = 0xFFFFFFFFu;
+  a.receive(h, at_ms(1));
+  EXPECT_TRUE(a.take_acked().empty());
+}
+
+}  // namespace
+}  // namespace tickwire

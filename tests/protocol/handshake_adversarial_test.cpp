@@ -1,0 +1,149 @@
+// Receiver obligations of the connection protocol (docs/wire-format.md),
+// exercised against a real Server over the simulated network by a raw
+// endpoint that can send anything.
+#include <gtest/gtest.h>
+
+#include <iostream>
+#include <random>
+
+#include "sim_match.h"
+#include "tickwire/core/handshake.h"
+#include "tickwire/core/keep_alive.h"
+#include "tickwire/core/serialize.h"
+
+namespace tickwire {
+namespace {
+
+using testing::SimMatch;
+using transport::Delivery;
+using transport::DisconnectReason;
+using transport::TransportEvent;
+
+// A raw peer: connects at transport level and sends whatever a test wants.
+struct RawPeer {
+  RawPeer(SimMatch& m, const std::string& name) : match(m) {
+    transport::SimEndpointConfig ec;
+    ec.max_peers = 1;
+    endpoint = m.net.create_endpoint({name, 1}, ec);
+    peer = endpoint->connect(m.server_address, m.clock.now()).value();
+    EXPECT_TRUE(m.run_until([&] { pump(); return connected; }, Duration::seconds(2)));
+  }
+
+  void pump() {
+    while (auto e = endpoint->poll(match.clock.now())) {
+      if (e->type == TransportEvent::Type::kConnected) connected = true;
+      if (e->type == TransportEvent::Type::kDisconnected) reason = e->reason;
+      if (e->type == TransportEvent::Type::kReceived) received.push_back(e->data);
+    }
+  }
+
+  void send(Delivery d, const std::vector<std::uint8_t>& bytes) {
+    ASSERT_TRUE(endpoint->send(peer, d, bytes, match.clock.now()).ok());
+  }
+
+  bool wait_for_disconnect(Duration limit) {
+    return match.run_until([&] { pump(); return reason.has_value(); }, limit);
+  }
+
+  SimMatch& match;
+  std::unique_ptr<transport::Transport> endpoint;
+  PeerId peer;
+  bool connected = false;
+  std::optional<DisconnectReason> reason;
+  std::vector<std::vector<std::uint8_t>> received;
+};
+
+std::vector<std::uint8_t> hello_bytes(std::uint16_t protocol_id, std::uint8_t version, std::uint64_t fingerprint) {
+  BitWriter w(256);
+  PacketPrefix prefix{protocol_id, version, PacketType::kHello};
+  Hello hello{fingerprint, "raw"};
+  EXPECT_TRUE(serialize(w, prefix) && serialize(w, hello));
+  return w.take();
+}
+
+std::uint64_t good_fingerprint() { return protocol_fingerprint(kProtocolVersion, 0); }
+
+TEST(ConnectionObligations, DeniesAnotherProtocolVersionWithItsReason) {
+  SimMatch m(11);
+  RawPeer raw(m, "raw-version");
+  raw.send(Delivery::kReliableOrdered, hello_bytes(kProtocolId, kProtocolVersion + 1, good_fingerprint()));
+  ASSERT_TRUE(raw.wait_for_disconnect(Duration::seconds(2)));
+  EXPECT_EQ(raw.reason, DisconnectReason::kVersionMismatch);
+}
+
+TEST(ConnectionObligations, RejectsAnotherProtocolId) {
+  SimMatch m(12);
+  RawPeer raw(m, "raw-protocol");
+  raw.send(Delivery::kReliableOrdered, hello_bytes(0x1234, kProtocolVersion, good_fingerprint()));
+  ASSERT_TRUE(raw.wait_for_disconnect(Duration::seconds(2)));
+  EXPECT_EQ(raw.reason, DisconnectReason::kProtocolError);
+}
+
+TEST(ConnectionObligations, RejectsGarbageInsteadOfHello) {
+  SimMatch m(13);
+  RawPeer raw(m, "raw-garbage");
+  raw.send(Delivery::kReliableOrdered, {0x54, 0x57});
+  ASSERT_TRUE(raw.wait_for_disconnect(Duration::seconds(2)));
+  EXPECT_EQ(raw.reason, DisconnectReason::kProtocolError);
+}
+
+TEST(ConnectionObligations, TimesOutAPeerThatNeverSaysHello) {
+  server::ServerConfig config;
+  config.handshake_timeout = Duration::seconds(1);
+  SimMatch m(14, config);
+  RawPeer raw(m, "raw-stall");
+  ASSERT_TRUE(raw.wait_for_disconnect(Duration::seconds(3)));
+  EXPECT_EQ(raw.reason, DisconnectReason::kHandshakeTimeout);
+}
+
+TEST(ConnectionObligations, IgnoresUnreliablePacketsBeforeTheHandshake) {
+  SimMatch m(15);
+  RawPeer raw(m, "raw-early");
+  for (int i = 0; i < 5; ++i) raw.send(Delivery::kUnreliable, {1, 2, 3});
+  m.run_for(Duration::millis(200));
+  EXPECT_EQ(m.server->stats().bad_packets(), 5u);
+  EXPECT_EQ(m.server->stats().clients, 0u);
+  EXPECT_FALSE(raw.reason.has_value());
+}
+
+TEST(ConnectionObligations, DisconnectsAPeerThatKeepsSendingGarbage) {
+  const std::uint64_t seed = 16;
+  std::cout << "seed=" << seed << "\n";
+  SimMatch m(seed);
+  RawPeer raw(m, "raw-flood");
+  raw.send(Delivery::kReliableOrdered, hello_bytes(kProtocolId, kProtocolVersion, good_fingerprint()));
+  ASSERT_TRUE(m.run_until([&] { raw.pump(); return m.server->stats().clients == 1; }, Duration::seconds(2)));
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < 40 && !raw.reason; ++i) {
+    std::vector<std::uint8_t> junk(rng() % 64);
+    for (auto& b : junk) b = static_cast<std::uint8_t>(rng());
+    raw.send(Delivery::kUnreliable, junk);
+    m.run_for(Duration::millis(5));
+    raw.pump();
+  }
+  ASSERT_TRUE(raw.wait_for_disconnect(Duration::seconds(2)));
+  EXPECT_EQ(raw.reason, DisconnectReason::kProtocolError);
+  EXPECT_GT(m.server->stats().bad_packets(), 32u);
+}
+
+TEST(ConnectionObligations, DropsDuplicatedPacketsWithoutCountingThemTwice) {
+  SimMatch m(17);
+  RawPeer raw(m, "raw-dup");
+  raw.send(Delivery::kReliableOrdered, hello_bytes(kProtocolId, kProtocolVersion, good_fingerprint()));
+  ASSERT_TRUE(m.run_until([&] { raw.pump(); return m.server->stats().clients == 1; }, Duration::seconds(2)));
+  PacketChannel channel;
+  BitWriter w(64);
+  PacketHeader header = channel.next_header(PacketType::kKeepAlive, m.clock.now());
+  KeepAlive body;
+  ASSERT_TRUE(serialize(w, header) && serialize(w, body));
+  const auto bytes = w.take();
+  for (int i = 0; i < 3; ++i) raw.send(Delivery::kUnreliable, bytes);
+  m.run_for(Duration::millis(50));
+  const auto clients = m.server->client_stats();
+  ASSERT_EQ(clients.size(), 1u);
+  EXPECT_EQ(clients[0].duplicate_packets, 2u);
+  EXPECT_EQ(m.server->stats().bad_packets(), 0u);
+}
+
+}  // namespace
+}  // namespace tickwire

@@ -1,0 +1,122 @@
+// The connection protocol over real UDP on loopback: the Server and Client
+// runtimes on ENet, as the binaries use them.
+#include <gtest/gtest.h>
+
+#include "tickwire/client/client.h"
+#include "tickwire/server/server.h"
+#include "tickwire/transport/enet_transport.h"
+#include "wall_clock.h"
+
+namespace tickwire {
+namespace {
+
+using transport::DisconnectReason;
+
+struct NetMatch {
+  explicit NetMatch(server::ServerConfig config = {}) {
+    transport::EnetConfig ec;
+    ec.bind = transport::Address{"127.0.0.1", 0};
+    ec.max_peers = config.max_clients + 8;
+    ec.timeout = Duration::millis(1500);
+    auto t = transport::EnetTransport::create(ec);
+    EXPECT_TRUE(t.ok());
+    config.client_timeout = Duration::millis(1500);
+    server = std::make_unique<server::Server>(std::move(t).value(), config, clock.now());
+    address = *server->local_address();
+  }
+
+  client::Client& add_client(client::ClientConfig config = {}) {
+    transport::EnetConfig ec;
+    ec.max_peers = 1;
+    ec.timeout = Duration::millis(1500);
+    clients.push_back(std::make_unique<client::Client>(transport::EnetTransport::create(ec).value(), config));
+    return *clients.back();
+  }
+
+  bool pump_until(const std::function<bool()>& done, Duration limit) {
+    return clock.pump_until(done, limit, [this](Time now) {
+      server->update(now);
+      for (auto& c : clients) c->update(now);
+    });
+  }
+
+  testing::WallClock clock;
+  std::unique_ptr<server::Server> server;
+  transport::Address address;
+  std::vector<std::unique_ptr<client::Client>> clients;
+};
+
+TEST(HandshakeNet, ConnectExchangeAndLeaveWithReason) {
+  NetMatch m;
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(m.add_client().connect(m.address, m.clock.now()).ok());
+  ASSERT_TRUE(m.pump_until(
+      [&] {
+        for (auto& c : m.clients) {
+          if (c->stats().server_ticks_heard < 10) return false;
+        }
+        return true;
+      },
+      Duration::seconds(5)));
+  EXPECT_EQ(m.server->stats().clients, 3u);
+  for (auto& c : m.clients) EXPECT_LT(c->stats().rtt, Duration::millis(50));
+  m.clients[1]->disconnect(m.clock.now());
+  ASSERT_TRUE(m.pump_until([&] { return m.server->stats().clients == 2; }, Duration::seconds(3)));
+  server::ServerEvent last;
+  while (auto e = m.server->poll_event()) last = *e;
+  EXPECT_EQ(last.type, server::ServerEvent::Type::kClientDisconnected);
+  EXPECT_EQ(last.reason, DisconnectReason::kRequested);
+}
+
+TEST(HandshakeNet, FingerprintMismatchDenied) {
+  NetMatch m;
+  client::ClientConfig cc;
+  cc.schema_hash = 42;
+  auto& c = m.add_client(cc);
+  ASSERT_TRUE(c.connect(m.address, m.clock.now()).ok());
+  ASSERT_TRUE(m.pump_until([&] { return c.state() == client::ClientState::kDisconnected; }, Duration::seconds(5)));
+  EXPECT_EQ(c.poll_event()->type, client::ClientEvent::Type::kDenied);
+  EXPECT_EQ(c.disconnect_reason(), DisconnectReason::kFingerprintMismatch);
+}
+
+TEST(HandshakeNet, ServerFullDenied) {
+  server::ServerConfig config;
+  config.max_clients = 1;
+  NetMatch m(config);
+  auto& first = m.add_client();
+  ASSERT_TRUE(first.connect(m.address, m.clock.now()).ok());
+  ASSERT_TRUE(m.pump_until([&] { return first.state() == client::ClientState::kConnected; }, Duration::seconds(5)));
+  auto& second = m.add_client();
+  ASSERT_TRUE(second.connect(m.address, m.clock.now()).ok());
+  ASSERT_TRUE(m.pump_until([&] { return second.state() == client::ClientState::kDisconnected; }, Duration::seconds(5)));
+  EXPECT_EQ(second.disconnect_reason(), DisconnectReason::kServerFull);
+  EXPECT_EQ(first.state(), client::ClientState::kConnected);
+}
+
+TEST(HandshakeNet, ShutdownReachesClients) {
+  NetMatch m;
+  auto& c = m.add_client();
+  ASSERT_TRUE(c.connect(m.address, m.clock.now()).ok());
+  ASSERT_TRUE(m.pump_until([&] { return c.state() == client::ClientState::kConnected; }, Duration::seconds(5)));
+  m.server->shutdown(m.clock.now());
+  ASSERT_TRUE(m.pump_until([&] { return c.state() == client::ClientState::kDisconnected; }, Duration::seconds(3)));
+  EXPECT_EQ(c.disconnect_reason(), DisconnectReason::kServerShuttingDown);
+}
+
+TEST(HandshakeNet, VanishedClientTimesOut) {
+  NetMatch m;
+  auto& c = m.add_client();
+  ASSERT_TRUE(c.connect(m.address, m.clock.now()).ok());
+  ASSERT_TRUE(m.pump_until([&] { return c.state() == client::ClientState::kConnected; }, Duration::seconds(5)));
+  while (m.server->poll_event()) {
+  }
+  // Stop running the client at all, as if its process froze.
+  auto frozen = std::move(m.clients.back());
+  m.clients.pop_back();
+  ASSERT_TRUE(m.pump_until([&] { return m.server->stats().clients == 0; }, Duration::seconds(6)));
+  const auto e = m.server->poll_event();
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->reason, DisconnectReason::kTimeout);
+}
+
+}  // namespace
+}  // namespace tickwire

@@ -1,0 +1,63 @@
+#pragma once
+// A server and clients on one SimNetwork, stepped together.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "step_clock.h"
+#include "tickwire/client/client.h"
+#include "tickwire/server/server.h"
+#include "tickwire/transport/sim_network.h"
+
+namespace tickwire::testing {
+
+struct SimMatch {
+  explicit SimMatch(std::uint64_t seed, server::ServerConfig config = {},
+                    transport::SimEndpointConfig server_net = {})
+      : net(seed) {
+    server_net.max_peers = config.max_clients + 8;
+    server = std::make_unique<server::Server>(net.create_endpoint(server_address, server_net), config, clock.now());
+  }
+
+  client::Client& add_client(client::ClientConfig config = {}) {
+    const transport::Address address{"sim-client-" + std::to_string(clients.size()), 5000};
+    transport::SimEndpointConfig ec;
+    ec.max_peers = 1;
+    clients.push_back(std::make_unique<client::Client>(net.create_endpoint(address, ec), config));
+    client_addresses.push_back(address);
+    return *clients.back();
+  }
+
+  void step(Time now) {
+    server->update(now);
+    for (auto& c : clients) c->update(now);
+  }
+
+  bool run_until(const std::function<bool()>& done, Duration limit) {
+    return clock.run_until(done, limit, [this](Time now) { step(now); });
+  }
+  void run_for(Duration span) { clock.run_for(span, [this](Time now) { step(now); }); }
+
+  bool all_connected() const {
+    for (const auto& c : clients) {
+      if (c->state() != client::ClientState::kConnected) return false;
+    }
+    return true;
+  }
+
+  std::vector<server::ServerEvent> drain_server_events() {
+    std::vector<server::ServerEvent> out;
+    while (auto e = server->poll_event()) out.push_back(*e);
+    return out;
+  }
+
+  StepClock clock;
+  transport::SimNetwork net;
+  transport::Address server_address{"sim-server", 7777};
+  std::unique_ptr<server::Server> server;
+  std::vector<std::unique_ptr<client::Client>> clients;
+  std::vector<transport::Address> client_addresses;
+};
+
+}  // namespace tickwire::testing

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Checks the include rules between parts (docs/architecture in DESIGN):
+#   core        <- nothing of ours
+#   transport   <- core              (the only place ENet appears)
+#   timesync    <- core
+#   snapshot    <- core
+#   prediction  <- core, snapshot
+#   server      <- everything but client
+#   client      <- everything but server
+#   tools, examples <- never ENet
+# Only transport/src/enet_transport.cpp may include <enet/...>.
+# Usage: check_includes.sh SOURCE_DIR
+set -u
+root=${1:?usage: check_includes.sh SOURCE_DIR}
+cd "$root" || exit 2
+violations=0
+
+# check PART ALLOWED...: every tickwire/<part>/ include in PART must be in ALLOWED.
+check() {
+  local part=$1
+  shift
+  local allowed=" $* "
+  [ -d "$part" ] || return 0
+  while IFS=: read -r file line text; do
+    dep=$(sed -E 's/.*[<"]tickwire\/([a-z_]+)\/.*/\1/' <<<"$text")
+    if [[ "$dep" != "$part" && "$allowed" != *" $dep "* ]]; then
+      echo "include rule: $file:$line: part '$part' may not include tickwire/$dep/ ($text)"
+      violations=$((violations + 1))
+    fi
+  done < <(grep -rnE '^\s*#\s*include\s*[<"]tickwire/[a-z_]+/' "$part" --include='*.h' --include='*.cpp' --include='*.hpp' || true)
+}
+
+check core
+check transport core
+check timesync core
+check snapshot core
+check prediction core snapshot
+check server core transport timesync snapshot prediction
+check client core transport timesync snapshot prediction
+
+while IFS=: read -r file line text; do
+  if [ "$file" != "transport/src/enet_transport.cpp" ]; then
+    echo "include rule: $file:$line: only transport/src/enet_transport.cpp may include ENet ($text)"
+    violations=$((violations + 1))
+  fi
+done < <(grep -rnE '^\s*#\s*include\s*[<"]enet/' --include='*.h' --include='*.cpp' --include='*.hpp' \
+  core transport timesync snapshot prediction server client tools examples bench tests 2>/dev/null || true)
+
+# Public headers of transport must not mention ENet types either.
+if grep -rnE '\bENet[A-Z][A-Za-z]*\b|\benet_[a-z_]+\(' transport/include 2>/dev/null; then
+  echo "include rule: ENet names appear in transport's public headers"
+  violations=$((violations + 1))
+fi
+
+if [ "$violations" -gt 0 ]; then
+  echo "$violations include rule violation(s)"
+  exit 1
+fi
+echo "include rules hold"

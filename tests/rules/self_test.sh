@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Builds a throwaway tree with known violations and expects the include
+# checker to reject each one, and to accept a clean tree.
+set -u
+checker=${1:?usage: self_test.sh CHECKER}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+make_tree() {
+  rm -rf "$tmp/tree"
+  mkdir -p "$tmp/tree"/{core,transport/src,transport/include,timesync,snapshot,prediction,server,client,tools}
+  echo '#include "tickwire/core/tick.h"' >"$tmp/tree/snapshot/a.h"
+  echo '#include <enet/enet.h>' >"$tmp/tree/transport/src/enet_transport.cpp"
+}
+
+expect() {  # expect OUTCOME DESCRIPTION
+  if bash "$checker" "$tmp/tree" >/dev/null; then got=pass; else got=fail; fi
+  if [ "$got" != "$1" ]; then
+    echo "self test: expected $1 for $2, got $got"
+    exit 1
+  fi
+}
+
+make_tree; expect pass "a clean tree"
+make_tree; echo '#include "tickwire/transport/transport.h"' >"$tmp/tree/timesync/b.cpp"; expect fail "timesync including transport"
+make_tree; echo '#include "tickwire/prediction/x.h"' >"$tmp/tree/snapshot/b.h"; expect fail "snapshot including prediction"
+make_tree; echo '#include "tickwire/client/client.h"' >"$tmp/tree/server/s.cpp"; expect fail "server including client"
+make_tree; echo '#include "tickwire/server/server.h"' >"$tmp/tree/client/c.cpp"; expect fail "client including server"
+make_tree; echo '#include <enet/enet.h>' >"$tmp/tree/server/s.cpp"; expect fail "ENet outside enet_transport.cpp"
+make_tree; echo 'struct X { ENetPeer* p; };' >"$tmp/tree/transport/include/t.h"; expect fail "ENet type in a public header"
+echo "include checker self test passed"

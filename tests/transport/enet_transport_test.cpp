@@ -1,0 +1,407 @@
+// EnetTransport over real UDP on loopback. Every socket binds port 0 and
+// reads its port back, so suites running in parallel never collide; every
+// wait is bounded by a deadline of a few seconds.
+
+#include "tickwire/transport/enet_transport.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace tickwire::transport {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+using Type = TransportEvent::Type;
+
+Time wall_now() {
+  const auto since_epoch = Clock::now().time_since_epoch();
+  return Time::from_micros(std::chrono::duration_cast<std::chrono::microseconds>(since_epoch).count());
+}
+
+std::vector<std::uint8_t> bytes_of(std::size_t size, std::uint8_t seed) {
+  std::vector<std::uint8_t> out(size);
+  for (std::size_t i = 0; i < size; ++i) out[i] = static_cast<std::uint8_t>(seed + i);
+  return out;
+}
+
+// One transport and everything it has reported so far.
+struct Node {
+  std::unique_ptr<EnetTransport> transport;
+  std::vector<TransportEvent> events;
+
+  void poll_all() {
+    if (!transport) return;
+    while (auto event = transport->poll(wall_now())) events.push_back(std::move(*event));
+  }
+  std::vector<TransportEvent> of_type(Type type) const {
+    std::vector<TransportEvent> out;
+    std::copy_if(events.begin(), events.end(), std::back_inserter(out),
+                 [type](const TransportEvent& e) { return e.type == type; });
+    return out;
+  }
+  bool has(Type type, PeerId peer) const {
+    return std::any_of(events.begin(), events.end(),
+                       [&](const TransportEvent& e) { return e.type == type && e.peer == peer; });
+  }
+  Address address() const {
+    // Servers bind 127.0.0.1, so the local address is directly dialable.
+    return *transport->local_address();
+  }
+};
+
+// Polls every node until `done` holds or `limit` passes, sleeping briefly
+// between rounds so loopback traffic has time to move.
+bool pump_until(std::initializer_list<Node*> nodes, const std::function<bool()>& done,
+                std::chrono::milliseconds limit = 3000ms) {
+  const auto deadline = Clock::now() + limit;
+  while (true) {
+    for (Node* node : nodes) node->poll_all();
+    if (done()) return true;
+    if (Clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(1ms);
+  }
+}
+
+void pump_for(std::initializer_list<Node*> nodes, std::chrono::milliseconds span) {
+  pump_until(nodes, [] { return false; }, span);
+}
+
+EnetConfig server_config() {
+  EnetConfig config;
+  config.bind = Address{"127.0.0.1", 0};
+  config.max_peers = 8;
+  return config;
+}
+
+EnetConfig client_config() {
+  EnetConfig config;
+  config.max_peers = 1;
+  return config;
+}
+
+Node make_node(const EnetConfig& config) {
+  auto created = EnetTransport::create(config);
+  EXPECT_TRUE(created.ok()) << (created.ok() ? "" : created.error().detail);
+  Node node;
+  if (created.ok()) node.transport = std::move(created).value();
+  return node;
+}
+
+struct Link {
+  PeerId at_client;  // the server, as the client knows it
+  PeerId at_server;  // the client, as the server knows it
+};
+
+Link connect_pair(Node& server, Node& client) {
+  auto peer = client.transport->connect(server.address(), wall_now());
+  EXPECT_TRUE(peer.ok()) << (peer.ok() ? "" : peer.error().detail);
+  if (!peer.ok()) return {};
+  const std::size_t server_connects = server.of_type(Type::kConnected).size();
+  const bool up = pump_until({&server, &client}, [&] {
+    return client.has(Type::kConnected, *peer) && server.of_type(Type::kConnected).size() > server_connects;
+  });
+  EXPECT_TRUE(up) << "connection did not complete";
+  if (!up) return {};
+  return Link{*peer, server.of_type(Type::kConnected).back().peer};
+}
+
+// The payloads `node` received from `peer`, in arrival order.
+std::vector<TransportEvent> received_from(const Node& node, PeerId peer) {
+  std::vector<TransportEvent> out;
+  for (const TransportEvent& e : node.events) {
+    if (e.type == Type::kReceived && e.peer == peer) out.push_back(e);
+  }
+  return out;
+}
+
+// A server and a client connected to it.
+class EnetPairTest : public ::testing::Test {
+ protected:
+  bool start(const EnetConfig& server_cfg = server_config(), const EnetConfig& client_cfg = client_config()) {
+    server = make_node(server_cfg);
+    client = make_node(client_cfg);
+    if (!server.transport || !client.transport) return false;
+    link = connect_pair(server, client);
+    return link.at_server != PeerId();
+  }
+  Result<void> client_send(Delivery delivery, const std::vector<std::uint8_t>& bytes) {
+    return client.transport->send(link.at_client, delivery, bytes, wall_now());
+  }
+  Result<void> server_send(Delivery delivery, const std::vector<std::uint8_t>& bytes) {
+    return server.transport->send(link.at_server, delivery, bytes, wall_now());
+  }
+  std::vector<TransportEvent> at_server() const { return received_from(server, link.at_server); }
+  std::vector<TransportEvent> at_client() const { return received_from(client, link.at_client); }
+  bool pump_until(const std::function<bool()>& done) { return transport::pump_until({&server, &client}, done); }
+  void pump_for(std::chrono::milliseconds span) { transport::pump_for({&server, &client}, span); }
+
+  Node server;
+  Node client;
+  Link link;
+};
+
+TEST_F(EnetPairTest, ConnectedEventsOnBothSides) {
+  ASSERT_TRUE(start());
+  EXPECT_NE(server.address().port, 0);
+  const TransportEvent client_side = client.of_type(Type::kConnected).front();
+  EXPECT_EQ(client_side.peer, link.at_client);
+  EXPECT_EQ(client_side.address, server.address());
+  const TransportEvent server_side = server.of_type(Type::kConnected).front();
+  EXPECT_EQ(server_side.address.host, "127.0.0.1");
+  EXPECT_EQ(server_side.address.port, client.transport->local_address()->port);
+}
+
+// Reliable messages arrive in order; the unreliable one arrives marked as such.
+void expect_stream(const std::vector<TransportEvent>& got, std::size_t size, int base, int reliable_count,
+                   const std::vector<std::uint8_t>& unreliable) {
+  int next = 0;
+  int unreliable_seen = 0;
+  for (const TransportEvent& e : got) {
+    if (e.delivery == Delivery::kUnreliable) {
+      EXPECT_EQ(e.data, unreliable);
+      ++unreliable_seen;
+    } else {
+      EXPECT_EQ(e.data, bytes_of(size, static_cast<std::uint8_t>(base + next++)));
+    }
+  }
+  EXPECT_EQ(next, reliable_count);
+  EXPECT_EQ(unreliable_seen, 1);
+}
+
+TEST_F(EnetPairTest, ExchangesBothWaysOnBothDeliveries) {
+  ASSERT_TRUE(start());
+  constexpr int kReliableCount = 20;
+  for (int i = 0; i < kReliableCount; ++i) {
+    ASSERT_TRUE(client_send(Delivery::kReliableOrdered, bytes_of(10, static_cast<std::uint8_t>(i))).ok());
+    ASSERT_TRUE(server_send(Delivery::kReliableOrdered, bytes_of(20, static_cast<std::uint8_t>(100 + i))).ok());
+  }
+  ASSERT_TRUE(client_send(Delivery::kUnreliable, bytes_of(300, 7)).ok());
+  ASSERT_TRUE(server_send(Delivery::kUnreliable, bytes_of(400, 9)).ok());
+  ASSERT_TRUE(pump_until([&] {
+    return at_server().size() == kReliableCount + 1 && at_client().size() == kReliableCount + 1;
+  }));
+  expect_stream(at_server(), 10, 0, kReliableCount, bytes_of(300, 7));
+  expect_stream(at_client(), 20, 100, kReliableCount, bytes_of(400, 9));
+}
+
+TEST_F(EnetPairTest, DisconnectCarriesReasonAndInitiatorSeesNothing) {
+  ASSERT_TRUE(start());
+  const std::size_t server_events = server.events.size();
+  server.transport->disconnect(link.at_server, DisconnectReason::kServerShuttingDown, wall_now());
+  EXPECT_FALSE(server.transport->stats(link.at_server).has_value());
+  EXPECT_EQ(server_send(Delivery::kReliableOrdered, bytes_of(4, 0)).error().code, ErrorCode::kNotConnected);
+
+  ASSERT_TRUE(pump_until([&] { return client.has(Type::kDisconnected, link.at_client); }));
+  EXPECT_EQ(client.of_type(Type::kDisconnected).front().reason, DisconnectReason::kServerShuttingDown);
+  // ENet's own disconnect acknowledgement must not surface on the server.
+  pump_for(300ms);
+  EXPECT_EQ(server.events.size(), server_events);
+}
+
+TEST_F(EnetPairTest, UnknownReasonTravelsAsRequested) {
+  ASSERT_TRUE(start());
+  client.transport->disconnect(link.at_client, DisconnectReason::kUnknown, wall_now());
+  ASSERT_TRUE(pump_until([&] { return server.has(Type::kDisconnected, link.at_server); }));
+  // kUnknown is 0 on the wire, which ENet uses for timeouts, so it is sent as kRequested.
+  EXPECT_EQ(server.of_type(Type::kDisconnected).front().reason, DisconnectReason::kRequested);
+  EXPECT_TRUE(client.of_type(Type::kDisconnected).empty());
+}
+
+TEST(EnetTransportTest, FullServerLeavesSecondClientWithConnectFailed) {
+  EnetConfig config = server_config();
+  config.max_peers = 1;
+  Node server = make_node(config);
+  Node first = make_node(client_config());
+  ASSERT_NE(connect_pair(server, first).at_server, PeerId());
+
+  // ENet ignores a connect it has no slot for, so the second client hears
+  // nothing and gives up after its own timeout.
+  EnetConfig second_config = client_config();
+  second_config.timeout = Duration::millis(300);
+  Node second = make_node(second_config);
+  auto peer = second.transport->connect(server.address(), wall_now());
+  ASSERT_TRUE(peer.ok());
+  ASSERT_TRUE(pump_until({&server, &first, &second}, [&] { return second.has(Type::kDisconnected, *peer); }));
+  EXPECT_EQ(second.of_type(Type::kDisconnected).front().reason, DisconnectReason::kConnectFailed);
+  EXPECT_TRUE(second.of_type(Type::kConnected).empty());
+  EXPECT_EQ(server.of_type(Type::kConnected).size(), 1u);
+}
+
+TEST(EnetTransportTest, ConnectToClosedPortFails) {
+  const Address closed = make_node(server_config()).address();  // bound, then closed again
+  EnetConfig config = client_config();
+  config.timeout = Duration::millis(200);
+  Node client = make_node(config);
+  auto peer = client.transport->connect(closed, wall_now());
+  ASSERT_TRUE(peer.ok());
+  ASSERT_TRUE(pump_until({&client}, [&] { return client.has(Type::kDisconnected, *peer); }));
+  EXPECT_EQ(client.of_type(Type::kDisconnected).front().reason, DisconnectReason::kConnectFailed);
+}
+
+TEST_F(EnetPairTest, SilentPeerTimesOut) {
+  EnetConfig config = server_config();
+  config.timeout = Duration::millis(300);
+  config.ping_interval = Duration::millis(50);
+  ASSERT_TRUE(start(config));
+  client.transport.reset();  // gone without a goodbye
+  const auto start_time = Clock::now();
+  ASSERT_TRUE(pump_until([&] { return server.has(Type::kDisconnected, link.at_server); }));
+  EXPECT_GE(Clock::now() - start_time, 250ms);
+  EXPECT_EQ(server.of_type(Type::kDisconnected).front().reason, DisconnectReason::kTimeout);
+}
+
+TEST_F(EnetPairTest, OversizedUnreliableIsRefusedNeverMadeReliable) {
+  ASSERT_TRUE(start());
+  const std::size_t limit = client.transport->limits().max_unreliable_payload;
+  auto refused = client_send(Delivery::kUnreliable, bytes_of(limit + 1, 1));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ErrorCode::kTooLarge);
+
+  // Exactly at the limit still goes out unreliable, as one datagram.
+  ASSERT_TRUE(client_send(Delivery::kUnreliable, bytes_of(limit, 2)).ok());
+  ASSERT_TRUE(client_send(Delivery::kReliableOrdered, bytes_of(3, 3)).ok());
+  ASSERT_TRUE(pump_until([&] { return at_server().size() == 2; }));
+  pump_for(50ms);
+  ASSERT_EQ(at_server().size(), 2u);
+  for (const TransportEvent& e : at_server()) {
+    EXPECT_EQ(e.data, e.delivery == Delivery::kUnreliable ? bytes_of(limit, 2) : bytes_of(3, 3));
+  }
+  EXPECT_EQ(client.transport->stats(link.at_client)->packets_sent, 2u);
+}
+
+TEST_F(EnetPairTest, OversizedReliableIsRefused) {
+  ASSERT_TRUE(start());
+  const std::size_t limit = client.transport->limits().max_reliable_payload;
+  auto refused = client_send(Delivery::kReliableOrdered, bytes_of(limit + 1, 1));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ErrorCode::kTooLarge);
+
+  // The largest allowed message is fragmented by ENet and reassembled whole.
+  ASSERT_TRUE(client_send(Delivery::kReliableOrdered, bytes_of(limit, 5)).ok());
+  ASSERT_TRUE(pump_until([&] { return at_server().size() == 1; }));
+  EXPECT_EQ(at_server().front().data, bytes_of(limit, 5));
+  EXPECT_EQ(at_server().front().delivery, Delivery::kReliableOrdered);
+}
+
+TEST_F(EnetPairTest, PeerBreakingTheLimitIsDisconnectedForProtocolError) {
+  EnetConfig config = server_config();
+  config.limits.max_reliable_payload = 1024;
+  ASSERT_TRUE(start(config));  // the client allows 16 KiB, more than the server accepts
+  ASSERT_TRUE(client_send(Delivery::kReliableOrdered, bytes_of(1500, 0)).ok());
+  ASSERT_TRUE(pump_until([&] {
+    return server.has(Type::kDisconnected, link.at_server) && client.has(Type::kDisconnected, link.at_client);
+  }));
+  EXPECT_EQ(server.of_type(Type::kDisconnected).front().reason, DisconnectReason::kProtocolError);
+  EXPECT_EQ(client.of_type(Type::kDisconnected).front().reason, DisconnectReason::kProtocolError);
+  EXPECT_TRUE(at_server().empty());
+}
+
+TEST(EnetTransportTest, BindToPortInUseFailsWithIo) {
+  Node first = make_node(server_config());
+  ASSERT_TRUE(first.transport);
+  EnetConfig config = server_config();
+  config.bind = first.address();
+  auto second = EnetTransport::create(config);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.error().code, ErrorCode::kIo);
+  EXPECT_NE(second.error().detail.find(first.address().to_string()), std::string::npos) << second.error().detail;
+  EXPECT_NE(second.error().detail.find("in use"), std::string::npos) << second.error().detail;
+}
+
+TEST(EnetTransportTest, PeerIdsAreNeverReused) {
+  // One slot on each side forces ENet to reuse the same peer slot.
+  EnetConfig config = server_config();
+  config.max_peers = 1;
+  Node server = make_node(config);
+  Node client = make_node(client_config());
+  std::vector<PeerId> client_ids;
+  std::vector<PeerId> server_ids;
+  for (int round = 0; round < 3; ++round) {
+    const Link link = connect_pair(server, client);
+    ASSERT_NE(link.at_server, PeerId());
+    client_ids.push_back(link.at_client);
+    server_ids.push_back(link.at_server);
+    client.transport->disconnect(link.at_client, DisconnectReason::kRequested, wall_now());
+    ASSERT_TRUE(pump_until({&server, &client}, [&] { return server.has(Type::kDisconnected, link.at_server); }));
+    // Give the client time to take ENet's acknowledgement and free its slot.
+    pump_for({&server, &client}, 50ms);
+  }
+  EXPECT_TRUE(client.of_type(Type::kDisconnected).empty());
+  for (const auto* ids : {&client_ids, &server_ids}) {
+    for (std::size_t i = 1; i < ids->size(); ++i) EXPECT_LT((*ids)[i - 1], (*ids)[i]);
+  }
+  // A stale handle addresses nobody.
+  EXPECT_EQ(client.transport->send(client_ids.front(), Delivery::kUnreliable, bytes_of(1, 0), wall_now()).error().code,
+            ErrorCode::kNotConnected);
+}
+
+TEST_F(EnetPairTest, StatsCountPayloadBytes) {
+  ASSERT_TRUE(start());
+  ASSERT_TRUE(client_send(Delivery::kReliableOrdered, bytes_of(100, 0)).ok());
+  ASSERT_TRUE(client_send(Delivery::kUnreliable, bytes_of(50, 0)).ok());
+  ASSERT_TRUE(server_send(Delivery::kReliableOrdered, bytes_of(7, 0)).ok());
+  ASSERT_TRUE(pump_until([&] { return at_server().size() == 2 && at_client().size() == 1; }));
+
+  const PeerStats client_stats = *client.transport->stats(link.at_client);
+  EXPECT_EQ(client_stats.bytes_sent, 150u);
+  EXPECT_EQ(client_stats.packets_sent, 2u);
+  EXPECT_EQ(client_stats.bytes_received, 7u);
+  EXPECT_EQ(client_stats.packets_received, 1u);
+  const PeerStats server_stats = *server.transport->stats(link.at_server);
+  EXPECT_EQ(server_stats.bytes_received, 150u);
+  EXPECT_EQ(server_stats.packets_received, 2u);
+  EXPECT_EQ(server_stats.bytes_sent, 7u);
+  EXPECT_GE(server_stats.rtt, Duration::zero());
+  EXPECT_GE(server_stats.packet_loss, 0.0);
+  EXPECT_LE(server_stats.packet_loss, 1.0);
+  EXPECT_FALSE(server.transport->stats(PeerId(9999)).has_value());
+}
+
+TEST_F(EnetPairTest, WaitForTrafficWakesOnDatagram) {
+  // With no peers nothing can arrive, so the wait lasts about as long as asked.
+  Node idle = make_node(server_config());
+  auto start_time = Clock::now();
+  idle.transport->wait_for_traffic(Duration::millis(30));
+  EXPECT_GE(Clock::now() - start_time, 20ms);
+
+  ASSERT_TRUE(start());
+
+  ASSERT_TRUE(client_send(Delivery::kUnreliable, bytes_of(8, 0)).ok());
+  client.transport->flush(wall_now());
+  start_time = Clock::now();
+  server.transport->wait_for_traffic(Duration::seconds(2));
+  EXPECT_LT(Clock::now() - start_time, 1s);
+  ASSERT_TRUE(pump_until([&] { return at_server().size() == 1; }));
+}
+
+TEST(EnetTransportTest, RejectsMisuse) {
+  Node client = make_node(client_config());
+  ASSERT_TRUE(client.transport);
+  EXPECT_EQ(client.transport->send(PeerId(1), Delivery::kReliableOrdered, bytes_of(1, 0), wall_now()).error().code,
+            ErrorCode::kNotConnected);
+  EXPECT_EQ(client.transport->connect(Address{"::1", 7777}, wall_now()).error().code, ErrorCode::kInvalidArgument);
+  EXPECT_EQ(client.transport->connect(Address{"127.0.0.1", 0}, wall_now()).error().code,
+            ErrorCode::kInvalidArgument);
+  client.transport->disconnect(PeerId(42), DisconnectReason::kKicked, wall_now());  // unknown: a no-op
+
+  EnetConfig too_big = client_config();
+  too_big.limits.max_unreliable_payload = 1400;  // would need fragmenting
+  EXPECT_EQ(EnetTransport::create(too_big).error().code, ErrorCode::kInvalidArgument);
+  EnetConfig no_peers = client_config();
+  no_peers.max_peers = 0;
+  EXPECT_EQ(EnetTransport::create(no_peers).error().code, ErrorCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace tickwire::transport

@@ -1,0 +1,80 @@
+#pragma once
+// The Transport over real UDP, built on ENet 1.3. ENet stays an
+// implementation detail: none of its types appear here, so users of this
+// header need neither its include path nor its library.
+//
+// ENet keeps its own clock (it reads the monotonic clock inside every
+// service call), so the `now` arguments are accepted for the interface's
+// sake; timeouts and pings run on real time.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+
+#include "tickwire/core/peer_id.h"
+#include "tickwire/core/result.h"
+#include "tickwire/core/time.h"
+#include "tickwire/transport/address.h"
+#include "tickwire/transport/transport.h"
+
+namespace tickwire::transport {
+
+struct EnetConfig {
+  // None: a client host on an ephemeral port of every local interface.
+  std::optional<Address> bind;
+  // Connections in any state, incoming and outgoing together.
+  std::size_t max_peers = 64;
+  // How many of those may share one IP address; 0 means no cap. Off by
+  // default because players behind one NAT, and every bot on loopback,
+  // share an address; a public server may want a small cap such as 4.
+  std::size_t max_peers_per_ip = 0;
+  TransportLimits limits;
+  // A peer not heard from for this long is dropped with kTimeout; a connect
+  // that gets no answer for this long fails with kConnectFailed. Silence
+  // is noticed only once a ping goes unanswered, so detection takes up to
+  // ping_interval + timeout. ENet checks only when a retransmission is due
+  // and its first one waits about 500 ms, so a connect fails no sooner.
+  Duration timeout = Duration::seconds(5);
+  Duration ping_interval = Duration::millis(250);
+  // Bytes per second; 0 lets ENet assume unlimited bandwidth.
+  std::uint32_t incoming_bandwidth = 0;
+  std::uint32_t outgoing_bandwidth = 0;
+};
+
+class EnetTransport final : public Transport {
+ public:
+  // Fails with kIo when the socket cannot be bound (the message names the
+  // address and the system's reason) and with kInvalidArgument for a
+  // configuration ENet cannot honour.
+  static Result<std::unique_ptr<EnetTransport>> create(const EnetConfig& config);
+
+  // Flushes queued packets and closes the socket without saying goodbye:
+  // remote peers see a timeout unless disconnect() was called first.
+  ~EnetTransport() override;
+
+  // Resolves `remote` (a blocking lookup for host names) and starts the
+  // handshake. ENet 1.3 speaks IPv4 only, so IPv6 hosts are refused.
+  Result<PeerId> connect(const Address& remote, Time now) override;
+  Result<void> send(PeerId peer, Delivery delivery, std::span<const std::uint8_t> bytes, Time now) override;
+  std::optional<TransportEvent> poll(Time now) override;
+  void flush(Time now) override;
+  void disconnect(PeerId peer, DisconnectReason reason, Time now) override;
+  std::optional<PeerStats> stats(PeerId peer) const override;
+  std::optional<Address> local_address() const override;
+  const TransportLimits& limits() const override;
+
+  // Blocks for at most `max_wait` until a datagram arrives, so a server
+  // loop can sleep between ticks instead of spinning. Returns at once when
+  // an event is already waiting. Not part of Transport: the simulated
+  // network has nothing to wait for.
+  void wait_for_traffic(Duration max_wait);
+
+ private:
+  struct Impl;
+  explicit EnetTransport(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tickwire::transport

@@ -1,0 +1,394 @@
+#include "tickwire/transport/enet_transport.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <system_error>
+#include <unordered_map>
+#include <utility>
+
+#include <enet/enet.h>
+
+namespace tickwire::transport {
+namespace {
+
+// Channel 0 carries reliable-ordered messages. Channel 1 carries unreliable
+// ones flagged UNSEQUENCED rather than plain unreliable: ENet's unreliable
+// sequencing silently drops packets older than the newest, which hides
+// reordering from the layers above (they carry their own sequence numbers
+// and ticks and want to see the truth), and after 65535 unreliable sends
+// without a reliable one on the channel ENet would quietly send the next
+// one reliably. Unsequenced packets never take that path.
+constexpr enet_uint8 kReliableChannel = 0;
+constexpr enet_uint8 kUnreliableChannel = 1;
+constexpr std::size_t kChannelCount = 2;
+
+// maximumPacketSize bounds what ENet will reassemble from the wire. It sits
+// a little above our own limit so that a peer breaking the limit by a small
+// margin reaches us and is disconnected with kProtocolError; anything
+// larger is discarded by ENet before it allocates for it.
+constexpr std::size_t kPacketSizeSlack = 1024;
+// maximumWaitingData bounds the bytes one peer may keep buffered in ENet
+// (out-of-order reliable data and fragments in reassembly). ENet's default
+// is 32 MiB per peer, which lets a handful of hostile peers pin a lot of
+// server memory; 64 KiB is plenty for game traffic, raised only when the
+// reliable limit itself needs more room to reassemble one message.
+constexpr std::size_t kMinWaitingData = 64 * 1024;
+
+// ENet's own default for duplicatePeers: no cap below the peer id space.
+constexpr std::size_t kNoPeerCap = ENET_PROTOCOL_MAXIMUM_PEER_ID;
+
+constexpr std::uint32_t kMaxEnetMillis = std::numeric_limits<std::uint32_t>::max();
+
+// Largest payload ENet sends as one command at this MTU. Anything larger
+// ENet fragments, and unreliable fragments turn reliable unless flagged
+// otherwise, so unreliable payloads must stay at or below this.
+std::size_t single_command_payload(std::size_t mtu) {
+  return mtu - sizeof(ENetProtocolHeader) - sizeof(ENetProtocolSendFragment);
+}
+
+enet_uint32 to_enet_millis(Duration d) {
+  const std::int64_t ms = std::clamp<std::int64_t>(d.micros() / 1000, 1, kMaxEnetMillis);
+  return static_cast<enet_uint32>(ms);
+}
+
+void* id_to_data(PeerId id) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(id.value())); }
+
+PeerId data_to_id(const void* data) {
+  return PeerId(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(data)));
+}
+
+// A remote disconnect with data 0 is how ENet reports a timeout, so a
+// deliberate disconnect must never send 0 (kUnknown).
+enet_uint32 wire_code(DisconnectReason reason) {
+  if (reason == DisconnectReason::kUnknown) reason = DisconnectReason::kRequested;
+  return static_cast<enet_uint32>(reason);
+}
+
+TransportEvent make_event(TransportEvent::Type type, PeerId peer) {
+  TransportEvent event;
+  event.type = type;
+  event.peer = peer;
+  return event;
+}
+
+TransportEvent disconnected_event(PeerId peer, DisconnectReason reason) {
+  TransportEvent event = make_event(TransportEvent::Type::kDisconnected, peer);
+  event.reason = reason;
+  return event;
+}
+
+Address from_enet_address(const ENetAddress& address) {
+  char text[64] = {};
+  if (enet_address_get_host_ip(&address, text, sizeof(text)) != 0) text[0] = '\0';
+  return Address{text, address.port};
+}
+
+Result<ENetAddress> to_enet_address(const Address& address) {
+  if (address.host.find(':') != std::string::npos) {
+    return make_error(ErrorCode::kInvalidArgument,
+                      "ENet transport speaks IPv4 only; cannot use " + address.to_string());
+  }
+  ENetAddress out{};
+  out.port = address.port;
+  if (enet_address_set_host(&out, address.host.c_str()) != 0) {
+    return make_error(ErrorCode::kIo, "cannot resolve host '" + address.host + "' to an IPv4 address");
+  }
+  return out;
+}
+
+Result<void> initialize_enet() {
+  // A no-op on Unix and reference counted (WSAStartup) on Windows. It is
+  // never undone: other transports may still be alive at any destructor.
+  static const int result = enet_initialize();
+  if (result != 0) return make_error(ErrorCode::kIo, "enet_initialize failed");
+  return {};
+}
+
+}  // namespace
+
+struct EnetTransport::Impl {
+  struct PeerRecord {
+    ENetPeer* peer = nullptr;
+    Address address;
+    bool connected = false;  // the kConnected event was delivered
+    bool closing = false;    // we disconnected it: its remaining events are ours to swallow
+    PeerStats counters;
+  };
+
+  EnetConfig config;
+  ENetHost* host = nullptr;
+  std::uint32_t next_id = 1;  // 0 is the default PeerId, never handed out
+  std::unordered_map<PeerId, PeerRecord> peers;
+
+  ~Impl() {
+    if (host == nullptr) return;
+    enet_host_flush(host);
+    enet_host_destroy(host);
+  }
+
+  PeerRecord* find_open(PeerId id) {
+    const auto it = peers.find(id);
+    if (it == peers.end() || it->second.closing) return nullptr;
+    return &it->second;
+  }
+
+  // ENet reuses ENetPeer slots, so a slot is tagged with our id and the tag
+  // cleared whenever the slot is given back; ids only ever grow. (Four
+  // billion connections would wrap it; no process lives that long.)
+  PeerId adopt(ENetPeer* peer, bool connected) {
+    const PeerId id(next_id++);
+    peer->data = id_to_data(id);
+    enet_peer_timeout(peer, ENET_PEER_TIMEOUT_LIMIT, to_enet_millis(config.timeout), to_enet_millis(config.timeout));
+    enet_peer_ping_interval(peer, to_enet_millis(config.ping_interval));
+    PeerRecord record;
+    record.peer = peer;
+    record.address = from_enet_address(peer->address);
+    record.connected = connected;
+    peers.emplace(id, std::move(record));
+    return id;
+  }
+
+  void release(PeerId id) {
+    const auto it = peers.find(id);
+    if (it == peers.end()) return;
+    it->second.peer->data = nullptr;
+    peers.erase(it);
+  }
+
+  // Graceful disconnect. The record stays (marked closing) until ENet hands
+  // the slot back with a disconnect event, which is then swallowed.
+  void close(PeerId id, DisconnectReason reason) {
+    PeerRecord* record = find_open(id);
+    if (record == nullptr) return;
+    record->closing = true;
+    enet_peer_disconnect(record->peer, wire_code(reason));
+    // A peer not yet connected is reset on the spot, with no event to come.
+    if (record->peer->state == ENET_PEER_STATE_DISCONNECTED) release(id);
+  }
+
+  std::optional<TransportEvent> on_connect(ENetPeer* peer) {
+    const PeerId known = data_to_id(peer->data);
+    if (known != PeerId()) {
+      PeerRecord* record = find_open(known);
+      if (record == nullptr) return std::nullopt;
+      record->connected = true;
+      record->address = from_enet_address(peer->address);
+      TransportEvent event = make_event(TransportEvent::Type::kConnected, known);
+      event.address = record->address;
+      return event;
+    }
+    // Incoming. ENet grants min(requested, our limit) channels; a peer that
+    // asked for fewer than ours could not receive on channel 1.
+    if (peer->channelCount < kChannelCount) {
+      enet_peer_disconnect(peer, wire_code(DisconnectReason::kProtocolError));
+      return std::nullopt;
+    }
+    const PeerId id = adopt(peer, true);
+    TransportEvent event = make_event(TransportEvent::Type::kConnected, id);
+    event.address = peers.at(id).address;
+    return event;
+  }
+
+  std::optional<TransportEvent> on_receive(ENetPeer* peer, enet_uint8 channel, ENetPacket* packet) {
+    const PeerId id = data_to_id(peer->data);
+    PeerRecord* record = find_open(id);
+    if (record == nullptr || !record->connected) {
+      enet_packet_destroy(packet);
+      return std::nullopt;
+    }
+    const bool reliable = (packet->flags & ENET_PACKET_FLAG_RELIABLE) != 0;
+    bool valid = false;
+    Delivery delivery = Delivery::kUnreliable;
+    if (channel == kReliableChannel && reliable) {
+      delivery = Delivery::kReliableOrdered;
+      valid = packet->dataLength <= config.limits.max_reliable_payload;
+    } else if (channel == kUnreliableChannel && !reliable) {
+      valid = packet->dataLength <= config.limits.max_unreliable_payload;
+    }
+    if (!valid) {
+      // The wrong channel, the wrong mode or over the limit: not one of ours.
+      enet_packet_destroy(packet);
+      close(id, DisconnectReason::kProtocolError);
+      return disconnected_event(id, DisconnectReason::kProtocolError);
+    }
+    TransportEvent event = make_event(TransportEvent::Type::kReceived, id);
+    event.delivery = delivery;
+    event.data.assign(packet->data, packet->data + packet->dataLength);
+    enet_packet_destroy(packet);
+    record->counters.bytes_received += event.data.size();
+    record->counters.packets_received += 1;
+    return event;
+  }
+
+  std::optional<TransportEvent> on_disconnect(ENetPeer* peer, enet_uint32 data) {
+    const PeerId id = data_to_id(peer->data);
+    const auto it = peers.find(id);
+    if (it == peers.end()) return std::nullopt;
+    const PeerRecord record = it->second;
+    release(id);
+    if (record.closing) return std::nullopt;
+    // ENet reports a timeout as a disconnect carrying 0, and our own
+    // disconnects never send 0, so 0 means silence: a timeout once
+    // connected, a failed connect before.
+    DisconnectReason reason = disconnect_reason_from_wire(data);
+    if (data == 0) reason = record.connected ? DisconnectReason::kTimeout : DisconnectReason::kConnectFailed;
+    return disconnected_event(id, reason);
+  }
+
+  std::optional<TransportEvent> translate(const ENetEvent& event) {
+    switch (event.type) {
+      case ENET_EVENT_TYPE_CONNECT: return on_connect(event.peer);
+      case ENET_EVENT_TYPE_RECEIVE: return on_receive(event.peer, event.channelID, event.packet);
+      case ENET_EVENT_TYPE_DISCONNECT: return on_disconnect(event.peer, event.data);
+      case ENET_EVENT_TYPE_NONE: break;
+    }
+    return std::nullopt;
+  }
+};
+
+Result<std::unique_ptr<EnetTransport>> EnetTransport::create(const EnetConfig& config) {
+  if (config.max_peers == 0 || config.max_peers > ENET_PROTOCOL_MAXIMUM_PEER_ID) {
+    return make_error(ErrorCode::kInvalidArgument,
+                      "max_peers must be between 1 and " + std::to_string(ENET_PROTOCOL_MAXIMUM_PEER_ID));
+  }
+  const std::size_t unreliable_cap = single_command_payload(ENET_HOST_DEFAULT_MTU);
+  if (config.limits.max_unreliable_payload > unreliable_cap) {
+    return make_error(ErrorCode::kInvalidArgument,
+                      "max_unreliable_payload must not exceed " + std::to_string(unreliable_cap) +
+                          " bytes, or ENet would fragment unreliable packets");
+  }
+  if (config.limits.max_reliable_payload > ENET_HOST_DEFAULT_MAXIMUM_PACKET_SIZE) {
+    return make_error(ErrorCode::kInvalidArgument, "max_reliable_payload is larger than ENet supports");
+  }
+  if (config.timeout <= Duration::zero() || config.ping_interval <= Duration::zero()) {
+    return make_error(ErrorCode::kInvalidArgument, "timeout and ping_interval must be positive");
+  }
+  if (auto init = initialize_enet(); !init) return init.error();
+
+  ENetAddress bind_address{};
+  bind_address.host = ENET_HOST_ANY;
+  bind_address.port = 0;
+  const std::string bind_text = config.bind ? config.bind->to_string() : std::string("0.0.0.0:0");
+  if (config.bind) {
+    auto resolved = to_enet_address(*config.bind);
+    if (!resolved) return resolved.error();
+    bind_address = resolved.value();
+  }
+
+  // ENet does not report why the socket failed; bind() leaves the reason
+  // in errno, which ENet's cleanup (close, free) does not disturb.
+  errno = 0;
+  ENetHost* host = enet_host_create(&bind_address, config.max_peers, kChannelCount, config.incoming_bandwidth,
+                                    config.outgoing_bandwidth);
+  if (host == nullptr) {
+    const int error = errno;
+    const std::string why = error != 0 ? std::system_category().message(error) : std::string("unknown error");
+    return make_error(ErrorCode::kIo, "cannot bind UDP socket to " + bind_text + ": " + why);
+  }
+
+  auto impl = std::make_unique<Impl>();
+  impl->config = config;
+  impl->host = host;
+  const std::size_t largest = std::max(config.limits.max_reliable_payload, config.limits.max_unreliable_payload);
+  host->maximumPacketSize = largest + kPacketSizeSlack;
+  host->maximumWaitingData = std::max(kMinWaitingData, 2 * host->maximumPacketSize);
+  host->duplicatePeers = config.max_peers_per_ip != 0 ? config.max_peers_per_ip : kNoPeerCap;
+  return std::unique_ptr<EnetTransport>(new EnetTransport(std::move(impl)));
+}
+
+EnetTransport::EnetTransport(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+EnetTransport::~EnetTransport() = default;
+
+Result<PeerId> EnetTransport::connect(const Address& remote, Time /*now*/) {
+  if (remote.port == 0) return make_error(ErrorCode::kInvalidArgument, "cannot connect to port 0");
+  auto resolved = to_enet_address(remote);
+  if (!resolved) return resolved.error();
+  ENetPeer* peer = enet_host_connect(impl_->host, &resolved.value(), kChannelCount, 0);
+  if (peer == nullptr) {
+    return make_error(ErrorCode::kIo, "no free connection slot for " + remote.to_string() + " (max_peers " +
+                                          std::to_string(impl_->config.max_peers) + ")");
+  }
+  return impl_->adopt(peer, false);
+}
+
+Result<void> EnetTransport::send(PeerId peer, Delivery delivery, std::span<const std::uint8_t> bytes,
+                                 Time /*now*/) {
+  Impl::PeerRecord* record = impl_->find_open(peer);
+  if (record == nullptr || !record->connected || record->peer->state != ENET_PEER_STATE_CONNECTED) {
+    return make_error(ErrorCode::kNotConnected, "no connected peer " + std::to_string(peer.value()));
+  }
+  const bool reliable = delivery == Delivery::kReliableOrdered;
+  const std::size_t limit = reliable ? impl_->config.limits.max_reliable_payload
+                                     : std::min(impl_->config.limits.max_unreliable_payload,
+                                                // The MTU is negotiated per peer and may be below ours.
+                                                single_command_payload(record->peer->mtu));
+  if (bytes.size() > limit) {
+    return make_error(ErrorCode::kTooLarge, std::string(reliable ? "reliable" : "unreliable") + " payload of " +
+                                                std::to_string(bytes.size()) + " bytes exceeds the limit of " +
+                                                std::to_string(limit));
+  }
+  const enet_uint32 flags = reliable ? ENET_PACKET_FLAG_RELIABLE : ENET_PACKET_FLAG_UNSEQUENCED;
+  ENetPacket* packet = enet_packet_create(bytes.data(), bytes.size(), flags);
+  if (packet == nullptr) return make_error(ErrorCode::kIo, "out of memory for a packet");
+  if (enet_peer_send(record->peer, reliable ? kReliableChannel : kUnreliableChannel, packet) != 0) {
+    enet_packet_destroy(packet);  // ENet takes ownership only on success
+    return make_error(ErrorCode::kIo, "ENet refused to queue a packet for peer " + std::to_string(peer.value()));
+  }
+  record->counters.bytes_sent += bytes.size();
+  record->counters.packets_sent += 1;
+  return {};
+}
+
+std::optional<TransportEvent> EnetTransport::poll(Time /*now*/) {
+  ENetEvent event;
+  // Each service call yields at most one ENet event; events for peers we
+  // closed ourselves are swallowed, so keep going until one survives or
+  // ENet has nothing more. Timeout 0: never blocks.
+  while (enet_host_service(impl_->host, &event, 0) > 0) {
+    if (auto out = impl_->translate(event)) return out;
+  }
+  return std::nullopt;
+}
+
+void EnetTransport::flush(Time /*now*/) { enet_host_flush(impl_->host); }
+
+void EnetTransport::disconnect(PeerId peer, DisconnectReason reason, Time /*now*/) { impl_->close(peer, reason); }
+
+std::optional<PeerStats> EnetTransport::stats(PeerId peer) const {
+  const Impl::PeerRecord* record = impl_->find_open(peer);
+  if (record == nullptr) return std::nullopt;
+  PeerStats out = record->counters;
+  const ENetPeer* enet_peer = record->peer;
+  out.rtt = Duration::millis(enet_peer->roundTripTime);
+  out.rtt_variance = Duration::millis(enet_peer->roundTripTimeVariance);
+  out.packet_loss = static_cast<double>(enet_peer->packetLoss) / static_cast<double>(ENET_PEER_PACKET_LOSS_SCALE);
+  return out;
+}
+
+std::optional<Address> EnetTransport::local_address() const {
+  ENetAddress address{};
+  if (enet_socket_get_address(impl_->host->socket, &address) != 0) return std::nullopt;
+  return from_enet_address(address);
+}
+
+const TransportLimits& EnetTransport::limits() const { return impl_->config.limits; }
+
+void EnetTransport::wait_for_traffic(Duration max_wait) {
+  // Events already decoded would not wake the socket; return so they are
+  // polled now.
+  if (!enet_list_empty(&impl_->host->dispatchQueue)) return;
+  // ENet waits in whole milliseconds; rounding down keeps a caller that
+  // sleeps until its next tick from oversleeping it.
+  const std::int64_t ms = max_wait.micros() / 1000;
+  if (ms <= 0) return;
+  enet_uint32 condition = ENET_SOCKET_WAIT_RECEIVE;
+  // An error or signal only ends the wait early, which is harmless.
+  (void)enet_socket_wait(impl_->host->socket, &condition,
+                         static_cast<enet_uint32>(std::min<std::int64_t>(ms, kMaxEnetMillis)));
+}
+
+}  // namespace tickwire::transport
