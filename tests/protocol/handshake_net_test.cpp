@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "tickwire/client/client.h"
+#include "tickwire/core/handshake.h"
+#include "tickwire/core/serialize.h"
 #include "tickwire/server/server.h"
 #include "tickwire/transport/enet_transport.h"
 #include "wall_clock.h"
@@ -76,6 +78,33 @@ TEST(HandshakeNet, FingerprintMismatchDenied) {
   ASSERT_TRUE(m.pump_until([&] { return c.state() == client::ClientState::kDisconnected; }, Duration::seconds(5)));
   EXPECT_EQ(c.poll_event()->type, client::ClientEvent::Type::kDenied);
   EXPECT_EQ(c.disconnect_reason(), DisconnectReason::kFingerprintMismatch);
+}
+
+// An older or newer build speaks first with its own version: it must hear
+// "version mismatch", not a timeout or garbage.
+TEST(HandshakeNet, VersionMismatchDeniedWithReason) {
+  NetMatch m;
+  transport::EnetConfig ec;
+  ec.max_peers = 1;
+  auto raw = transport::EnetTransport::create(ec).value();
+  const PeerId peer = raw->connect(m.address, m.clock.now()).value();
+  std::optional<DisconnectReason> reason;
+  bool connected = false;
+  auto pump_raw = [&] {
+    while (auto e = raw->poll(m.clock.now())) {
+      if (e->type == transport::TransportEvent::Type::kConnected) connected = true;
+      if (e->type == transport::TransportEvent::Type::kDisconnected) reason = e->reason;
+    }
+  };
+  ASSERT_TRUE(m.pump_until([&] { pump_raw(); return connected; }, Duration::seconds(5)));
+  BitWriter w(128);
+  PacketPrefix prefix{kProtocolId, static_cast<std::uint8_t>(kProtocolVersion + 1), PacketType::kHello};
+  Hello hello{protocol_fingerprint(kProtocolVersion + 1, 0), "future"};
+  ASSERT_TRUE(serialize(w, prefix) && serialize(w, hello));
+  ASSERT_TRUE(raw->send(peer, transport::Delivery::kReliableOrdered, w.take(), m.clock.now()).ok());
+  ASSERT_TRUE(m.pump_until([&] { pump_raw(); return reason.has_value(); }, Duration::seconds(5)));
+  EXPECT_EQ(reason, DisconnectReason::kVersionMismatch);
+  EXPECT_EQ(m.server->stats().denials, 1u);
 }
 
 TEST(HandshakeNet, ServerFullDenied) {

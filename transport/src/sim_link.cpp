@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
 #include <utility>
 
@@ -243,7 +244,8 @@ Result<void> ReliableChannel::queue(std::span<const std::uint8_t> message) {
   return {};
 }
 
-void ReliableChannel::pump(Time now, Duration rto, const std::function<void(const Fragment&)>& emit) {
+void ReliableChannel::pump(Time now, Duration rto, std::vector<Fragment>& due) {
+  due.clear();
   if (outgoing_.empty()) return;
   const std::uint32_t base = outgoing_.front().seq;
   for (Outgoing& f : outgoing_) {
@@ -261,7 +263,7 @@ void ReliableChannel::pump(Time now, Duration rto, const std::function<void(cons
     f.presumed_lost = false;
     f.sent = now;
     f.transmissions += 1;
-    emit(Fragment{f.seq, f.index, f.count, f.bytes});
+    due.push_back(Fragment{f.seq, f.index, f.count, f.bytes});
   }
 }
 

@@ -8,7 +8,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -122,9 +121,10 @@ class ReliableChannel {
 
   // Fails with kTooLarge over max_message or when the backlog is full.
   Result<void> queue(std::span<const std::uint8_t> message);
-  // Calls emit for every fragment inside the window that was never sent or
-  // whose RTO has expired.
-  void pump(Time now, Duration rto, const std::function<void(const Fragment&)>& emit);
+  // Fills `due` with every fragment inside the window that was never sent,
+  // is presumed lost or whose RTO has expired, and counts them as sent now.
+  // The spans stay valid until the next call that changes the channel.
+  void pump(Time now, Duration rto, std::vector<Fragment>& due);
   // Returns an RTT sample when the ack covers a fragment sent exactly once
   // (Karn: a retransmitted one's ack is ambiguous).
   std::optional<Duration> on_ack(std::uint32_t ack_next, std::uint64_t ack_bits, Time now);

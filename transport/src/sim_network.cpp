@@ -36,11 +36,10 @@ constexpr int kDisconnectCopies = 3;
 constexpr std::size_t kPingHistory = 64;
 constexpr std::size_t kMaxFragmentsPerMessage = 0xFFFF;
 
-std::string describe(const Address& a) { return a.host + ":" + std::to_string(a.port); }
-
 class Writer {
  public:
   Writer(PacketType type, std::uint32_t session) {
+    out_.reserve(64);
     write(static_cast<std::uint8_t>(type));
     write(session);
   }
@@ -182,7 +181,9 @@ class SimEndpoint final : public Transport {
   PeerMap peers_;
   std::map<Address, PeerId> by_address_;
   std::deque<TransportEvent> events_;
+  std::vector<ReliableChannel::Fragment> due_;   // reused by pump()
   Time last_now_;
+  std::optional<Time> timers_ran_at_;
 };
 
 // ---------------------------------------------------------------------------
@@ -196,7 +197,7 @@ SimNetwork::~SimNetwork() {
 
 std::unique_ptr<Transport> SimNetwork::create_endpoint(const Address& address, SimEndpointConfig config) {
   if (state_->endpoints.contains(address)) {
-    throw std::invalid_argument("SimNetwork: address taken: " + describe(address));
+    throw std::invalid_argument("SimNetwork: address taken: " + address.to_string());
   }
   auto endpoint = std::make_unique<SimEndpoint>(*this, address, std::move(config));
   state_->endpoints[address].endpoint = endpoint.get();
@@ -324,7 +325,7 @@ Result<PeerId> SimEndpoint::connect(const Address& remote, Time now) {
   network_->advance(now);
   if (remote == address_) return make_error(ErrorCode::kInvalidArgument, "cannot connect to itself");
   if (by_address_.contains(remote)) {
-    return make_error(ErrorCode::kInvalidArgument, "already connected or connecting to " + describe(remote));
+    return make_error(ErrorCode::kInvalidArgument, "already connected or connecting to " + remote.to_string());
   }
   if (peers_.size() >= config_.max_peers) return make_error(ErrorCode::kInvalidArgument, "max_peers reached");
   Peer& peer = add_peer(remote, network_->next_session(), PeerState::kConnecting, now);
@@ -437,8 +438,15 @@ void SimEndpoint::on_connected(Peer& peer, Time now) {
 void SimEndpoint::process(Time now) {
   if (network_ == nullptr) return;
   network_->advance(now);
-  while (auto datagram = network_->take_due(address_, now)) handle(*datagram, now);
-  run_timers(now);
+  bool handled = false;
+  while (auto datagram = network_->take_due(address_, now)) {
+    handle(*datagram, now);
+    handled = true;
+  }
+  // Callers poll until nothing is left, often many times at one instant;
+  // timers only have news when time moved or datagrams came in.
+  if (handled || timers_ran_at_ != now) run_timers(now);
+  timers_ran_at_ = now;
 }
 
 void SimEndpoint::handle(const SimNetwork::Datagram& datagram, Time now) {
@@ -490,6 +498,7 @@ void SimEndpoint::handle(const SimNetwork::Datagram& datagram, Time now) {
       }
       return;
     case PacketType::kUnreliable:
+      // Our own limit binds what we accept, whatever the sender's is.
       if (reader.rest().size() <= config_.limits.max_unreliable_payload) {
         push_received(peer.id, Delivery::kUnreliable, {reader.rest().begin(), reader.rest().end()});
       }
@@ -511,7 +520,10 @@ void SimEndpoint::handle_request(const Address& from, std::uint32_t session, Tim
     Peer& peer = it->second;
     if (peer.session == session) {
       // A retry: our accept was lost or is still on its way.
-      if (peer.state == PeerState::kConnected) transmit(peer, Writer(PacketType::kConnectAccept, session).take(), now);
+      if (peer.state == PeerState::kConnected) {
+        peer.last_received = now;
+        transmit(peer, Writer(PacketType::kConnectAccept, session).take(), now);
+      }
       return;
     }
     // Sessions grow, so a smaller one is a stale retry; while our own
@@ -625,7 +637,8 @@ void SimEndpoint::apply_ack(Peer& peer, Reader& reader, Time now) {
 }
 
 void SimEndpoint::pump(Peer& peer, Time now) {
-  peer.reliable.pump(now, peer.rtt.rto(), [&](const ReliableChannel::Fragment& fragment) {
+  peer.reliable.pump(now, peer.rtt.rto(), due_);
+  for (const ReliableChannel::Fragment& fragment : due_) {
     Writer w(PacketType::kReliable, peer.session);
     w.write(peer.reliable.ack_next());
     w.write(peer.reliable.ack_bits());
@@ -635,7 +648,8 @@ void SimEndpoint::pump(Peer& peer, Time now) {
     w.bytes(fragment.bytes);
     peer.ack_pending = false;   // piggybacked
     transmit(peer, w.take(), now);
-  });
+  }
+  due_.clear();
 }
 
 void SimEndpoint::push_received(PeerId peer, Delivery delivery, std::vector<std::uint8_t> data) {
