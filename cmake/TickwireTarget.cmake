@@ -2,7 +2,7 @@
 add_library(tickwire_warnings INTERFACE)
 target_compile_options(tickwire_warnings INTERFACE
   -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion
-  -Wnon-virtual-dtor -Wold-style-cast -Woverloaded-virtual -Wnull-dereference)
+  -Wnon-virtual-dtor -Wold-style-cast -Woverloaded-virtual)
 if(TICKWIRE_WERROR)
   target_compile_options(tickwire_warnings INTERFACE -Werror)
 endif()

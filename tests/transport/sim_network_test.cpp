@@ -110,8 +110,8 @@ class World {
   std::map<Address, std::vector<Logged>> log;
 };
 
-const Address kServer{"server", 7777};
-const Address kClient{"client", 5000};
+Address server_addr() { return {"server", 7777}; }
+Address client_addr() { return {"client", 5000}; }
 
 LinkConditions hostile() {
   LinkConditions c;
@@ -126,29 +126,29 @@ LinkConditions hostile() {
 
 TEST(SimNetwork, ConnectRaisesConnectedOnBothSides) {
   World w(1);
-  w.add(kServer);
-  Transport& client = w.add(kClient);
-  const auto [c, s] = w.connect(kClient, kServer);
-  EXPECT_EQ(w.of_type(kClient, Type::kConnected).size(), 1U);
-  EXPECT_EQ(w.of_type(kServer, Type::kConnected).size(), 1U);
-  EXPECT_EQ(client.local_address(), kClient);
+  w.add(server_addr());
+  Transport& client = w.add(client_addr());
+  const auto [c, s] = w.connect(client_addr(), server_addr());
+  EXPECT_EQ(w.of_type(client_addr(), Type::kConnected).size(), 1U);
+  EXPECT_EQ(w.of_type(server_addr(), Type::kConnected).size(), 1U);
+  EXPECT_EQ(client.local_address(), client_addr());
   EXPECT_TRUE(client.stats(c).has_value());
-  EXPECT_TRUE(w.endpoints.at(kServer)->stats(s).has_value());
-  EXPECT_FALSE(client.connect(kServer, w.now).ok());   // already connected
+  EXPECT_TRUE(w.endpoints.at(server_addr())->stats(s).has_value());
+  EXPECT_FALSE(client.connect(server_addr(), w.now).ok());   // already connected
 }
 
 TEST(SimNetwork, SendsBothWaysInBothModes) {
   World w(2);
-  Transport& server = w.add(kServer);
-  Transport& client = w.add(kClient);
-  const auto [c, s] = w.connect(kClient, kServer);
+  Transport& server = w.add(server_addr());
+  Transport& client = w.add(client_addr());
+  const auto [c, s] = w.connect(client_addr(), server_addr());
   ASSERT_TRUE(client.send(c, Delivery::kUnreliable, bytes_of("ping"), w.now).ok());
   ASSERT_TRUE(client.send(c, Delivery::kReliableOrdered, bytes_of("hello"), w.now).ok());
   ASSERT_TRUE(server.send(s, Delivery::kUnreliable, bytes_of("pong"), w.now).ok());
   ASSERT_TRUE(server.send(s, Delivery::kReliableOrdered, bytes_of("welcome"), w.now).ok());
   w.run_for(Duration::millis(50));
-  const auto at_server = w.of_type(kServer, Type::kReceived);
-  const auto at_client = w.of_type(kClient, Type::kReceived);
+  const auto at_server = w.of_type(server_addr(), Type::kReceived);
+  const auto at_client = w.of_type(client_addr(), Type::kReceived);
   ASSERT_EQ(at_server.size(), 2U);
   ASSERT_EQ(at_client.size(), 2U);
   EXPECT_EQ(at_server[0].event.data, bytes_of("ping"));
@@ -166,9 +166,9 @@ std::vector<TraceEntry> scripted_run(std::uint64_t seed) {
   std::vector<TraceEntry> trace;
   w.net.set_trace(&trace);
   w.net.set_default_link(hostile());
-  Transport& server = w.add(kServer);
-  Transport& client = w.add(kClient);
-  const auto [c, s] = w.connect(kClient, kServer);
+  Transport& server = w.add(server_addr());
+  Transport& client = w.add(client_addr());
+  const auto [c, s] = w.connect(client_addr(), server_addr());
   for (std::uint32_t i = 0; i < 200; ++i) {
     EXPECT_TRUE(client.send(c, Delivery::kReliableOrdered, message(i), w.now).ok());
     EXPECT_TRUE(server.send(s, Delivery::kUnreliable, bytes_of(std::to_string(i)), w.now).ok());
@@ -191,15 +191,15 @@ TEST(SimNetwork, SameSeedGivesTheSameTrace) {
 TEST(SimNetwork, ReliableOrderedSurvivesLossDuplicationAndReordering) {
   World w(3);
   w.net.set_default_link(hostile());
-  Transport& server = w.add(kServer);
-  Transport& client = w.add(kClient);
-  const auto [c, s] = w.connect(kClient, kServer);
+  Transport& server = w.add(server_addr());
+  Transport& client = w.add(client_addr());
+  const auto [c, s] = w.connect(client_addr(), server_addr());
   constexpr std::uint32_t kUp = 2000;
   constexpr std::uint32_t kDown = 500;
   std::uint32_t sent_up = 0;
   std::uint32_t sent_down = 0;
   int steps = 0;
-  for (; steps < 20000 && (w.count(kServer, Type::kReceived) < kUp || w.count(kClient, Type::kReceived) < kDown);
+  for (; steps < 20000 && (w.count(server_addr(), Type::kReceived) < kUp || w.count(client_addr(), Type::kReceived) < kDown);
        ++steps) {
     for (int k = 0; k < 8 && sent_up < kUp; ++k) {
       if (!client.send(c, Delivery::kReliableOrdered, message(sent_up), w.now).ok()) break;
@@ -212,14 +212,14 @@ TEST(SimNetwork, ReliableOrderedSurvivesLossDuplicationAndReordering) {
   }
   std::cout << "delivered after " << steps * 5 << " ms of simulated time" << std::endl;
   w.run_for(Duration::seconds(1));   // late duplicates must not show up
-  const auto up = w.of_type(kServer, Type::kReceived);
-  const auto down = w.of_type(kClient, Type::kReceived);
+  const auto up = w.of_type(server_addr(), Type::kReceived);
+  const auto down = w.of_type(client_addr(), Type::kReceived);
   ASSERT_EQ(up.size(), kUp);
   ASSERT_EQ(down.size(), kDown);
   for (std::uint32_t i = 0; i < kUp; ++i) ASSERT_EQ(up[i].event.data, message(i)) << "message " << i;
   for (std::uint32_t i = 0; i < kDown; ++i) ASSERT_EQ(down[i].event.data, message(i)) << "message " << i;
-  EXPECT_TRUE(w.of_type(kServer, Type::kDisconnected).empty());
-  const SimLinkStats link = w.net.stats(kClient, kServer);
+  EXPECT_TRUE(w.of_type(server_addr(), Type::kDisconnected).empty());
+  const SimLinkStats link = w.net.stats(client_addr(), server_addr());
   EXPECT_GT(link.dropped_loss, 0U);
   EXPECT_GT(link.duplicated, 0U);
   EXPECT_GT(link.reordered, 0U);
@@ -230,24 +230,24 @@ TEST(SimNetwork, LargeReliableMessagesTravelAsFragmentsUnderTheMtu) {
   LinkConditions c = hostile();
   c.mtu = 1300;
   w.net.set_default_link(c);
-  Transport& client = w.add(kClient);
-  w.add(kServer);
-  const auto [cid, sid] = w.connect(kClient, kServer);
+  Transport& client = w.add(client_addr());
+  w.add(server_addr());
+  const auto [cid, sid] = w.connect(client_addr(), server_addr());
   std::vector<std::uint8_t> big(16 * 1024);
   for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<std::uint8_t>(i * 13);
   ASSERT_TRUE(client.send(cid, Delivery::kReliableOrdered, big, w.now).ok());
   w.run_for(Duration::seconds(3));
-  const auto got = w.of_type(kServer, Type::kReceived);
+  const auto got = w.of_type(server_addr(), Type::kReceived);
   ASSERT_EQ(got.size(), 1U);
   EXPECT_EQ(got[0].event.data, big);
-  EXPECT_EQ(w.net.stats(kClient, kServer).dropped_mtu, 0U);
+  EXPECT_EQ(w.net.stats(client_addr(), server_addr()).dropped_mtu, 0U);
 }
 
 TEST(SimNetwork, OversizeAndUnknownPeerSendsAreRefused) {
   World w(5);
-  w.add(kServer);
-  Transport& client = w.add(kClient);
-  const auto [c, s] = w.connect(kClient, kServer);
+  w.add(server_addr());
+  Transport& client = w.add(client_addr());
+  const auto [c, s] = w.connect(client_addr(), server_addr());
   const TransportLimits& limits = client.limits();
   const std::vector<std::uint8_t> fits(limits.max_unreliable_payload);
   const std::vector<std::uint8_t> over(limits.max_unreliable_payload + 1);
@@ -266,12 +266,12 @@ TEST(SimNetwork, OversizeAndUnknownPeerSendsAreRefused) {
 
 TEST(SimNetwork, ReliableBacklogIsBounded) {
   World w(6);
-  w.add(kServer);
+  w.add(server_addr());
   SimEndpointConfig config;
   config.max_reliable_backlog_messages = 16;
-  Transport& client = w.add(kClient, config);
-  const auto [c, s] = w.connect(kClient, kServer);
-  w.net.sever(kClient, kServer);
+  Transport& client = w.add(client_addr(), config);
+  const auto [c, s] = w.connect(client_addr(), server_addr());
+  w.net.sever(client_addr(), server_addr());
   for (int i = 0; i < 16; ++i) EXPECT_TRUE(client.send(c, Delivery::kReliableOrdered, message(1), w.now).ok());
   const auto full = client.send(c, Delivery::kReliableOrdered, message(1), w.now);
   ASSERT_FALSE(full.ok());
@@ -282,14 +282,14 @@ TEST(SimNetwork, MaxPeersRefusesExtraConnections) {
   World w(7);
   SimEndpointConfig config;
   config.max_peers = 2;
-  w.add(kServer, config);
+  w.add(server_addr(), config);
   const Address clients[] = {{"c1", 1}, {"c2", 2}, {"c3", 3}};
   for (const auto& a : clients) w.add(a);
-  w.connect(clients[0], kServer);
-  w.connect(clients[1], kServer);
-  ASSERT_TRUE(w.endpoints.at(clients[2])->connect(kServer, w.now).ok());
+  w.connect(clients[0], server_addr());
+  w.connect(clients[1], server_addr());
+  ASSERT_TRUE(w.endpoints.at(clients[2])->connect(server_addr(), w.now).ok());
   w.run_for(Duration::millis(100));
-  EXPECT_EQ(w.of_type(kServer, Type::kConnected).size(), 2U);
+  EXPECT_EQ(w.of_type(server_addr(), Type::kConnected).size(), 2U);
   const auto refused = w.of_type(clients[2], Type::kDisconnected);
   ASSERT_EQ(refused.size(), 1U);
   EXPECT_EQ(refused[0].event.reason, DisconnectReason::kServerFull);
@@ -298,16 +298,16 @@ TEST(SimNetwork, MaxPeersRefusesExtraConnections) {
 
 TEST(SimNetwork, DisconnectReasonReachesTheOtherSideOnly) {
   World w(8);
-  Transport& server = w.add(kServer);
-  Transport& client = w.add(kClient);
-  const auto [c, s] = w.connect(kClient, kServer);
+  Transport& server = w.add(server_addr());
+  Transport& client = w.add(client_addr());
+  const auto [c, s] = w.connect(client_addr(), server_addr());
   server.disconnect(s, DisconnectReason::kKicked, w.now);
   w.run_for(Duration::millis(50));
-  const auto at_client = w.of_type(kClient, Type::kDisconnected);
+  const auto at_client = w.of_type(client_addr(), Type::kDisconnected);
   ASSERT_EQ(at_client.size(), 1U);
   EXPECT_EQ(at_client[0].event.peer, c);
   EXPECT_EQ(at_client[0].event.reason, DisconnectReason::kKicked);
-  EXPECT_TRUE(w.of_type(kServer, Type::kDisconnected).empty());
+  EXPECT_TRUE(w.of_type(server_addr(), Type::kDisconnected).empty());
   EXPECT_EQ(server.send(s, Delivery::kUnreliable, bytes_of("x"), w.now).error().code, ErrorCode::kNotConnected);
   EXPECT_EQ(client.send(c, Delivery::kUnreliable, bytes_of("x"), w.now).error().code, ErrorCode::kNotConnected);
   EXPECT_FALSE(client.stats(c).has_value());
@@ -315,13 +315,13 @@ TEST(SimNetwork, DisconnectReasonReachesTheOtherSideOnly) {
 
 TEST(SimNetwork, SeveredLinkTimesOutBothSidesThenRecovers) {
   World w(9);
-  w.add(kServer);
-  Transport& client = w.add(kClient);
-  w.connect(kClient, kServer);
+  w.add(server_addr());
+  Transport& client = w.add(client_addr());
+  w.connect(client_addr(), server_addr());
   const Time cut = w.now + Duration::seconds(1);
-  w.net.schedule(cut, [](SimNetwork& net) { net.sever(kClient, kServer); });
+  w.net.schedule(cut, [](SimNetwork& net) { net.sever(client_addr(), server_addr()); });
   w.run_for(Duration::seconds(7), Duration::millis(10));
-  for (const auto& side : {kClient, kServer}) {
+  for (const Address& side : {client_addr(), server_addr()}) {
     const auto ended = w.of_type(side, Type::kDisconnected);
     ASSERT_EQ(ended.size(), 1U);
     EXPECT_EQ(ended[0].event.reason, DisconnectReason::kTimeout);
@@ -329,39 +329,39 @@ TEST(SimNetwork, SeveredLinkTimesOutBothSidesThenRecovers) {
     EXPECT_GE(after_cut, Duration::seconds(5) - Duration::millis(260));
     EXPECT_LE(after_cut, Duration::seconds(5) + Duration::millis(20));
   }
-  EXPECT_GT(w.net.stats(kClient, kServer).dropped_severed, 0U);
+  EXPECT_GT(w.net.stats(client_addr(), server_addr()).dropped_severed, 0U);
 
-  w.net.restore(kClient, kServer);
+  w.net.restore(client_addr(), server_addr());
   w.log.clear();
-  ASSERT_TRUE(client.connect(kServer, w.now).ok());
+  ASSERT_TRUE(client.connect(server_addr(), w.now).ok());
   w.run_for(Duration::millis(100));
-  EXPECT_EQ(w.of_type(kClient, Type::kConnected).size(), 1U);
-  EXPECT_EQ(w.of_type(kServer, Type::kConnected).size(), 1U);
+  EXPECT_EQ(w.of_type(client_addr(), Type::kConnected).size(), 1U);
+  EXPECT_EQ(w.of_type(server_addr(), Type::kConnected).size(), 1U);
 }
 
 TEST(SimNetwork, ConnectToNoEndpointFailsAfterConnectTimeout) {
   World w(10);
   SimEndpointConfig config;
   config.connect_timeout = Duration::seconds(2);
-  Transport& client = w.add(kClient, config);
+  Transport& client = w.add(client_addr(), config);
   const Time start = w.now;
   const auto id = client.connect({"nobody", 9}, w.now);
   ASSERT_TRUE(id.ok());
   w.run_for(Duration::seconds(3), Duration::millis(10));
-  const auto failed = w.of_type(kClient, Type::kDisconnected);
+  const auto failed = w.of_type(client_addr(), Type::kDisconnected);
   ASSERT_EQ(failed.size(), 1U);
   EXPECT_EQ(failed[0].event.peer, id.value());
   EXPECT_EQ(failed[0].event.reason, DisconnectReason::kConnectFailed);
   EXPECT_GE(failed[0].at - start, Duration::seconds(2));
   EXPECT_LE(failed[0].at - start, Duration::seconds(2) + Duration::millis(10));
-  EXPECT_GT(w.net.stats(kClient, {"nobody", 9}).dropped_unreachable, 1U);   // retried
+  EXPECT_GT(w.net.stats(client_addr(), {"nobody", 9}).dropped_unreachable, 1U);   // retried
 }
 
 TEST(SimNetwork, StatsEstimateRttAndLoss) {
   World w(11);
-  w.add(kServer);
-  Transport& client = w.add(kClient);
-  const auto [c, s] = w.connect(kClient, kServer);
+  w.add(server_addr());
+  Transport& client = w.add(client_addr());
+  const auto [c, s] = w.connect(client_addr(), server_addr());
   LinkConditions c40;
   c40.latency = Duration::millis(40);
   c40.loss = 0.1;
@@ -377,56 +377,56 @@ TEST(SimNetwork, StatsEstimateRttAndLoss) {
 
 TEST(SimNetwork, NewSessionFromTheSameAddressReplacesTheOldOne) {
   World w(12);
-  w.add(kServer);
-  w.add(kClient);
-  w.connect(kClient, kServer);
-  w.endpoints.at(kClient).reset();   // vanishes without a word
+  w.add(server_addr());
+  w.add(client_addr());
+  w.connect(client_addr(), server_addr());
+  w.endpoints.at(client_addr()).reset();   // vanishes without a word
   w.step();
-  w.add(kClient);
+  w.add(client_addr());
   w.log.clear();
-  w.connect(kClient, kServer);
-  const auto ended = w.of_type(kServer, Type::kDisconnected);
+  w.connect(client_addr(), server_addr());
+  const auto ended = w.of_type(server_addr(), Type::kDisconnected);
   ASSERT_EQ(ended.size(), 1U);
   EXPECT_EQ(ended[0].event.reason, DisconnectReason::kUnknown);
-  EXPECT_EQ(w.of_type(kServer, Type::kConnected).size(), 1U);
+  EXPECT_EQ(w.of_type(server_addr(), Type::kConnected).size(), 1U);
 }
 
 TEST(SimNetwork, PeerOverOurReliableLimitIsDisconnectedForProtocolError) {
   World w(13);
   SimEndpointConfig generous;
   generous.limits.max_reliable_payload = 32 * 1024;
-  Transport& client = w.add(kClient, generous);
-  w.add(kServer);
-  const auto [c, s] = w.connect(kClient, kServer);
+  Transport& client = w.add(client_addr(), generous);
+  w.add(server_addr());
+  const auto [c, s] = w.connect(client_addr(), server_addr());
   ASSERT_TRUE(client.send(c, Delivery::kReliableOrdered, std::vector<std::uint8_t>(20000), w.now).ok());
   w.run_for(Duration::millis(100));
-  const auto at_server = w.of_type(kServer, Type::kDisconnected);
+  const auto at_server = w.of_type(server_addr(), Type::kDisconnected);
   ASSERT_EQ(at_server.size(), 1U);
   EXPECT_EQ(at_server[0].event.reason, DisconnectReason::kProtocolError);
-  EXPECT_TRUE(w.of_type(kServer, Type::kReceived).empty());
-  const auto at_client = w.of_type(kClient, Type::kDisconnected);
+  EXPECT_TRUE(w.of_type(server_addr(), Type::kReceived).empty());
+  const auto at_client = w.of_type(client_addr(), Type::kDisconnected);
   ASSERT_EQ(at_client.size(), 1U);
   EXPECT_EQ(at_client[0].event.reason, DisconnectReason::kProtocolError);
 }
 
 TEST(SimNetwork, AddressesAreUniqueAndConfigIsChecked) {
   SimNetwork net(announce_seed(14));
-  auto first = net.create_endpoint(kServer);
-  EXPECT_THROW(net.create_endpoint(kServer), std::invalid_argument);
+  auto first = net.create_endpoint(server_addr());
+  EXPECT_THROW(net.create_endpoint(server_addr()), std::invalid_argument);
   SimEndpointConfig bad;
   bad.ping_interval = Duration::zero();
-  EXPECT_THROW(net.create_endpoint(kClient, bad), std::invalid_argument);
+  EXPECT_THROW(net.create_endpoint(client_addr(), bad), std::invalid_argument);
   first.reset();
-  EXPECT_NO_THROW(net.create_endpoint(kServer));   // freed on destruction
+  EXPECT_NO_THROW(net.create_endpoint(server_addr()));   // freed on destruction
 }
 
 TEST(SimNetwork, EndpointOutlivingItsNetworkIsDetachedNotDangling) {
   auto net = std::make_unique<SimNetwork>(announce_seed(15));
-  auto endpoint = net->create_endpoint(kClient);
+  auto endpoint = net->create_endpoint(client_addr());
   net.reset();
   Time now = Time::from_micros(1000);
   EXPECT_FALSE(endpoint->poll(now).has_value());
-  EXPECT_FALSE(endpoint->connect(kServer, now).ok());
+  EXPECT_FALSE(endpoint->connect(server_addr(), now).ok());
 }
 
 }  // namespace

@@ -289,10 +289,10 @@ std::optional<SimNetwork::Datagram> SimNetwork::take_due(const Address& to, Time
   if (slot == state_->endpoints.end()) return std::nullopt;
   auto& inbox = slot->second.inbox;
   if (inbox.empty() || inbox.begin()->first.first > now) return std::nullopt;
-  auto node = inbox.extract(inbox.begin());
-  State::InFlight& in_flight = node.mapped();
-  state_->links[{in_flight.datagram.from, to}].on_delivered(in_flight.sent, node.key().first,
-                                                             in_flight.datagram.bytes.size());
+  const Time deliver = inbox.begin()->first.first;
+  State::InFlight in_flight = std::move(inbox.begin()->second);
+  inbox.erase(inbox.begin());
+  state_->links[{in_flight.datagram.from, to}].on_delivered(in_flight.sent, deliver, in_flight.datagram.bytes.size());
   return std::move(in_flight.datagram);
 }
 

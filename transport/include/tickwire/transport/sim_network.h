@@ -21,7 +21,8 @@ namespace tickwire::transport {
 
 struct SimEndpointConfig {
   // Connections this endpoint holds at once, outgoing ones included; a
-  // connect request beyond it is refused with kServerFull.
+  // connect request beyond it is refused with kServerFull, and connect()
+  // beyond it fails with kInvalidArgument.
   std::size_t max_peers = 64;
   TransportLimits limits;
   Duration timeout = Duration::seconds(5);           // silence before kTimeout
@@ -89,6 +90,19 @@ class SimNetwork {
   SimNetwork(const SimNetwork&) = delete;
   SimNetwork& operator=(const SimNetwork&) = delete;
 
+  // An endpoint keeps the Transport promises over its links:
+  // - connect() sends a request every 200 ms until an accept (or any other
+  //   datagram of that connection) arrives, or until connect_timeout, which
+  //   raises kDisconnected with kConnectFailed.
+  // - Unreliable payloads travel as one datagram each, as is.
+  // - Reliable messages are cut into fragments no larger than
+  //   limits.max_unreliable_payload, so they meet the same MTU as unreliable
+  //   datagrams, and are retransmitted until acknowledged: they arrive
+  //   complete, in order and once, whatever the link loses, duplicates or
+  //   reorders.
+  // - Pings every ping_interval, busy or idle, feed stats(): rtt is a
+  //   smoothed RTT, packet_loss the round-trip loss of the last 64 pings.
+  // - disconnect() sends three unacknowledged copies of the reason.
   // Throws std::invalid_argument if the address is taken or the config is
   // unusable (non-positive intervals, limits that need over 65535 fragments).
   std::unique_ptr<Transport> create_endpoint(const Address& address, SimEndpointConfig config = {});
