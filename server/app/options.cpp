@@ -45,6 +45,8 @@ std::variant<Options, ParseExit> parse_options(int argc, const char* const* argv
     return ParseExit{0, app.help()};
   } catch (const CLI::CallForAllHelp&) {
     return ParseExit{0, app.help("", CLI::AppFormatMode::All)};
+  } catch (const CLI::FileError& e) {
+    return ParseExit{2, std::string("tickwire-server: --config: ") + e.what()};
   } catch (const CLI::ParseError& e) {
     return ParseExit{2, std::string("tickwire-server: ") + e.what() + "\nRun with --help for the options."};
   }
