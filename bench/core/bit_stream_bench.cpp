@@ -20,8 +20,8 @@ struct Mixed {
 
 template <class Stream>
 bool serialize(Stream& s, Mixed& m) {
-  return s.integer(m.a, std::uint32_t{0}, std::uint32_t{1'000'000}) && s.integer(m.b, -1000, 1000) &&
-         s.boolean(m.c) && s.bounded_float(m.d, -100.0f, 100.0f, 0.01f) && s.varint(m.e);
+  return s.integer(m.a, std::uint32_t{0}, std::uint32_t{1'000'000}) && s.integer(m.b, -1000, 1000) && s.boolean(m.c) &&
+         s.bounded_float(m.d, -100.0f, 100.0f, 0.01f) && s.varint(m.e);
 }
 
 PacketHeader header() {

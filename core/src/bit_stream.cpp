@@ -26,9 +26,8 @@ std::size_t padding_bits(std::size_t position) { return (8 - (position & 7U)) & 
 // ---- BitWriter ----
 
 BitWriter::BitWriter(std::size_t max_bytes)
-    : capacity_bits_(max_bytes > std::numeric_limits<std::size_t>::max() / 8
-                         ? std::numeric_limits<std::size_t>::max()
-                         : max_bytes * 8) {
+    : capacity_bits_(max_bytes > std::numeric_limits<std::size_t>::max() / 8 ? std::numeric_limits<std::size_t>::max()
+                                                                             : max_bytes * 8) {
   // One MTU-sized packet is the common case; beyond that grow on demand.
   bytes_.reserve(std::min<std::size_t>(max_bytes, 1500));
 }
@@ -97,9 +96,7 @@ bool BitWriter::align() {
   return true;
 }
 
-bool BitWriter::fixed_bytes(std::span<std::uint8_t> value) {
-  return align() && raw_bytes(value.data(), value.size());
-}
+bool BitWriter::fixed_bytes(std::span<std::uint8_t> value) { return align() && raw_bytes(value.data(), value.size()); }
 
 bool BitWriter::raw_bytes(const std::uint8_t* data, std::size_t size) {
   if (size > (capacity_bits_ - bits_written_) / 8) {
@@ -212,7 +209,8 @@ bool BitReader::align() {
 
 bool BitReader::fixed_bytes(std::span<std::uint8_t> value) {
   if (!align()) return false;
-  if (value.size() > (total_bits_ - bits_read_) / 8) return fail(ErrorCode::kTruncated, "input ended inside fixed bytes");
+  if (value.size() > (total_bits_ - bits_read_) / 8)
+    return fail(ErrorCode::kTruncated, "input ended inside fixed bytes");
   const auto source = data_.subspan(bits_read_ / 8, value.size());
   std::copy(source.begin(), source.end(), value.begin());
   bits_read_ += value.size() * 8;

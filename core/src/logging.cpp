@@ -1,12 +1,12 @@
 #include "tickwire/core/logging.h"
 
-#include <algorithm>
-#include <cstdio>
-
 #include <spdlog/details/null_mutex.h>
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/null_sink.h>
 #include <spdlog/sinks/stdout_sinks.h>
+
+#include <algorithm>
+#include <cstdio>
 
 namespace tickwire {
 namespace {
@@ -90,10 +90,17 @@ static std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
   const auto lead = static_cast<unsigned char>(text[i]);
   std::size_t len = 0;
   std::uint32_t min_code = 0;
-  if (lead >= 0xC2 && lead <= 0xDF) { len = 2; min_code = 0x80; }
-  else if (lead >= 0xE0 && lead <= 0xEF) { len = 3; min_code = 0x800; }
-  else if (lead >= 0xF0 && lead <= 0xF4) { len = 4; min_code = 0x10000; }
-  else return 0;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    len = 2;
+    min_code = 0x80;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    len = 3;
+    min_code = 0x800;
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    len = 4;
+    min_code = 0x10000;
+  } else
+    return 0;
   if (i + len > text.size()) return 0;
   std::uint32_t code = lead & (0x7Fu >> len);
   for (std::size_t k = 1; k < len; ++k) {

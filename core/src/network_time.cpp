@@ -9,8 +9,8 @@ namespace {
 
 std::uint32_t checked_rate(std::uint32_t rate) {
   if (rate == 0 || rate > NetworkTime::kMaxTickRate) {
-    throw std::invalid_argument("tick rate must be in 1.." + std::to_string(NetworkTime::kMaxTickRate) +
-                                " Hz, got " + std::to_string(rate));
+    throw std::invalid_argument("tick rate must be in 1.." + std::to_string(NetworkTime::kMaxTickRate) + " Hz, got " +
+                                std::to_string(rate));
   }
   return rate;
 }

@@ -60,8 +60,7 @@ std::optional<FloatQuantizer> try_make_quantizer(float min, float max, float pre
 FloatQuantizer make_quantizer(float min, float max, float precision) {
   auto q = try_make_quantizer(min, max, precision);
   if (!q) {
-    throw std::invalid_argument(
-        "FloatQuantizer needs finite min < max, precision > 0 and at most 2^32 - 1 steps");
+    throw std::invalid_argument("FloatQuantizer needs finite min < max, precision > 0 and at most 2^32 - 1 steps");
   }
   return *q;
 }

@@ -47,8 +47,8 @@ int main(int argc, char** argv) {
   net.max_peers = opt.max_clients + 8;
   auto transport = transport::EnetTransport::create(net);
   if (!transport) {
-    std::cerr << "tickwire-server: cannot listen on " << opt.address().to_string() << ": "
-              << transport.error().detail << "\n";
+    std::cerr << "tickwire-server: cannot listen on " << opt.address().to_string() << ": " << transport.error().detail
+              << "\n";
     return 1;
   }
   transport::EnetTransport* enet = transport->get();
@@ -72,8 +72,7 @@ int main(int argc, char** argv) {
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   log->info("tickwire-server {} listening on {} (udp), tick rate {} Hz, send rate {} Hz, max clients {}", kVersion,
-            server.local_address().value_or(opt.address()).to_string(), opt.tick_rate, opt.send_rate,
-            opt.max_clients);
+            server.local_address().value_or(opt.address()).to_string(), opt.tick_rate, opt.send_rate, opt.max_clients);
 
   const Duration tick_interval = Duration::micros(1'000'000 / opt.tick_rate);
   const Duration run_for = Duration::micros(static_cast<std::int64_t>(opt.duration_s * 1e6));

@@ -8,9 +8,10 @@ namespace tickwire::server_app {
 
 std::variant<Options, ParseExit> parse_options(int argc, const char* const* argv) {
   Options o;
-  CLI::App app{"tickwire-server: the Tickwire dedicated server.\n"
-               "Runs a fixed-tick authoritative simulation and serves clients over UDP.",
-               "tickwire-server"};
+  CLI::App app{
+      "tickwire-server: the Tickwire dedicated server.\n"
+      "Runs a fixed-tick authoritative simulation and serves clients over UDP.",
+      "tickwire-server"};
   app.set_config("--config", "", "Read options from a TOML or INI file (keys are the long option names)");
   app.add_option("--bind", o.bind, "Address to listen on")->capture_default_str();
   app.add_option("--port", o.port, "UDP port to listen on")->capture_default_str()->check(CLI::Range(1, 65535));

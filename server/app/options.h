@@ -20,9 +20,9 @@ struct Options {
   std::size_t max_clients = 64;
   std::string log_level = "info";
   std::string log_format = "text";
-  double stats_interval_s = 5.0;     // 0: no periodic stats
-  std::string stats_json;            // empty: none
-  double duration_s = 0.0;           // 0: run until signalled
+  double stats_interval_s = 5.0;  // 0: no periodic stats
+  std::string stats_json;         // empty: none
+  double duration_s = 0.0;        // 0: run until signalled
   std::uint64_t schema_hash = 0;
 
   transport::Address address() const { return {bind, port}; }

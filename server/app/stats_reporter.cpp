@@ -34,13 +34,15 @@ void StatsReporter::maybe_report(const server::ServerStats& s, Time now) {
   const auto kbps = [secs](std::uint64_t bytes) { return static_cast<double>(bytes) * 8.0 / 1000.0 / secs; };
   const double kbps_in = kbps(s.bytes_in - previous_.bytes_in);
   const double kbps_out = kbps(s.bytes_out - previous_.bytes_out);
-  log_->info("stats: clients={} tick={} tick_us p50={} p99={} max={} overruns={} skipped={} in={:.1f}kbps out={:.1f}kbps bad={}",
-             s.clients, s.tick.value(), p50, p99, max, overruns_, s.ticks_skipped, kbps_in, kbps_out, s.bad_packets());
+  log_->info(
+      "stats: clients={} tick={} tick_us p50={} p99={} max={} overruns={} skipped={} in={:.1f}kbps out={:.1f}kbps "
+      "bad={}",
+      s.clients, s.tick.value(), p50, p99, max, overruns_, s.ticks_skipped, kbps_in, kbps_out, s.bad_packets());
   if (json_.is_open()) {
     json_ << "{\"t\":" << (now - start_).seconds_f() << ",\"clients\":" << s.clients << ",\"tick\":" << s.tick.value()
           << ",\"tick_us_p50\":" << p50 << ",\"tick_us_p99\":" << p99 << ",\"tick_us_max\":" << max
-          << ",\"ticks_overrun\":" << overruns_ << ",\"ticks_skipped\":" << s.ticks_skipped << ",\"bytes_in\":" << s.bytes_in
-          << ",\"bytes_out\":" << s.bytes_out << ",\"packets_in\":" << s.packets_in
+          << ",\"ticks_overrun\":" << overruns_ << ",\"ticks_skipped\":" << s.ticks_skipped
+          << ",\"bytes_in\":" << s.bytes_in << ",\"bytes_out\":" << s.bytes_out << ",\"packets_in\":" << s.packets_in
           << ",\"packets_out\":" << s.packets_out << ",\"connects\":" << s.connects << ",\"denials\":" << s.denials
           << ",\"disconnects\":" << s.disconnects << ",\"bad_packets\":" << s.bad_packets() << "}\n";
     json_.flush();

@@ -2,13 +2,13 @@
 // Periodic server stats: a readable line in the log and, optionally, one
 // JSON object per line in a file for tools (the bots' report reads it).
 
+#include <spdlog/logger.h>
+
 #include <cstdint>
 #include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <spdlog/logger.h>
 
 #include "tickwire/core/time.h"
 #include "tickwire/server/server.h"

@@ -42,10 +42,7 @@ std::uint64_t ServerStats::bad_packets() const {
 }
 
 Server::Server(std::unique_ptr<transport::Transport> transport, ServerConfig config, Time now)
-    : transport_(std::move(transport)),
-      config_(std::move(config)),
-      start_(now),
-      next_tick_(60) {
+    : transport_(std::move(transport)), config_(std::move(config)), start_(now), next_tick_(60) {
   config_.validate();
   if (!transport_) throw std::invalid_argument("server: transport is null");
   log_ = config_.logger ? config_.logger : Logging::null_logger("server");
@@ -201,8 +198,8 @@ void Server::handle_hello(Slot& slot, std::span<const std::uint8_t> bytes, Time 
 
   PacketPrefix welcome_prefix;
   welcome_prefix.type = PacketType::kWelcome;
-  Welcome welcome{slot.id, static_cast<std::uint16_t>(config_.tick_rate),
-                  static_cast<std::uint16_t>(config_.send_rate), tick_};
+  Welcome welcome{slot.id, static_cast<std::uint16_t>(config_.tick_rate), static_cast<std::uint16_t>(config_.send_rate),
+                  tick_};
   BitWriter w(kMaxReliableMessage);
   serialize(w, welcome_prefix);
   serialize(w, welcome);
@@ -210,7 +207,8 @@ void Server::handle_hello(Slot& slot, std::span<const std::uint8_t> bytes, Time 
   (void)transport_->send(slot.peer, Delivery::kReliableOrdered, out, now);
   ++stats_.connects;
   log_->info("client {} ({}) joined from {}", slot.id, json_escape(slot.name), slot.address);
-  events_.push_back({ServerEvent::Type::kClientConnected, slot.id, slot.name, slot.address, DisconnectReason::kUnknown});
+  events_.push_back(
+      {ServerEvent::Type::kClientConnected, slot.id, slot.name, slot.address, DisconnectReason::kUnknown});
   send_keep_alive(slot, now);
 }
 
@@ -256,7 +254,8 @@ void Server::bad_packet(Slot& slot, const Error& error, Time now) {
   if (index < stats_.bad_packets_by_reason.size()) ++stats_.bad_packets_by_reason[index];
   ++slot.stats.bad_packets;
   if (bad_packet_log_limit_.allow(now)) {
-    log_->warn("bad packet from {} ({}): {} {}", slot.address, slot.id, to_string(error.code), json_escape(error.detail));
+    log_->warn("bad packet from {} ({}): {} {}", slot.address, slot.id, to_string(error.code),
+               json_escape(error.detail));
   }
   if (now - slot.bad_window_start > config_.bad_packet_window) {
     slot.bad_window_start = now;
@@ -279,8 +278,8 @@ void Server::drop(PeerId peer, DisconnectReason reason, Time now) {
   auto it = slots_.find(peer);
   if (it == slots_.end()) return;
   if (it->second->welcomed()) {
-    events_.push_back({ServerEvent::Type::kClientDisconnected, it->second->id, it->second->name, it->second->address,
-                       reason});
+    events_.push_back(
+        {ServerEvent::Type::kClientDisconnected, it->second->id, it->second->name, it->second->address, reason});
     ++stats_.disconnects;
   }
   transport_->disconnect(peer, reason, now);

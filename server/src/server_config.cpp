@@ -15,7 +15,8 @@ void ServerConfig::validate() const {
   if (send_rate == 0 || send_rate > tick_rate || tick_rate % send_rate != 0) {
     fail("send_rate must divide tick_rate (" + std::to_string(tick_rate) + "), got " + std::to_string(send_rate));
   }
-  if (max_clients == 0 || max_clients > 4000) fail("max_clients must be in 1..4000, got " + std::to_string(max_clients));
+  if (max_clients == 0 || max_clients > 4000)
+    fail("max_clients must be in 1..4000, got " + std::to_string(max_clients));
   if (handshake_timeout <= Duration::zero()) fail("handshake_timeout must be positive");
   if (client_timeout <= Duration::zero()) fail("client_timeout must be positive");
   if (max_catch_up_ticks < 1) fail("max_catch_up_ticks must be at least 1");

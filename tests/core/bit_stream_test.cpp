@@ -162,8 +162,8 @@ TEST(BitStream, IntegerRangeViolations) {
 
 TEST(BitStream, VarintEdgeValues) {
   constexpr auto kU64Max = std::numeric_limits<std::uint64_t>::max();
-  const std::pair<std::uint64_t, std::size_t> cases[] = {{0, 1},     {1, 1},     {127, 1}, {128, 2}, {16383, 2},
-                                                         {16384, 3}, {std::uint64_t{1} << 63, 10}, {kU64Max, 10}};
+  const std::pair<std::uint64_t, std::size_t> cases[] = {
+      {0, 1}, {1, 1}, {127, 1}, {128, 2}, {16383, 2}, {16384, 3}, {std::uint64_t{1} << 63, 10}, {kU64Max, 10}};
   for (auto [value, groups] : cases) {
     SCOPED_TRACE(value);
     BitWriter w(16);
@@ -370,8 +370,17 @@ bool serialize(Stream& s, Mixed& m) {
 }
 
 Mixed sample_mixed() {
-  return Mixed{21, true, -42, 0x0123'4567'89AB'CDEFULL, -300, 1'000'000, make_quantizer(-100.0F, 100.0F, 0.01F).snap(3.14F),
-               "tickwire", Bytes{1, 2, 3}, {9, 8, 7}, -2};
+  return Mixed{21,
+               true,
+               -42,
+               0x0123'4567'89AB'CDEFULL,
+               -300,
+               1'000'000,
+               make_quantizer(-100.0F, 100.0F, 0.01F).snap(3.14F),
+               "tickwire",
+               Bytes{1, 2, 3},
+               {9, 8, 7},
+               -2};
 }
 
 TEST(Serialize, MeasureMatchesWrittenBitsAndRoundTrips) {
@@ -412,7 +421,9 @@ TEST(Serialize, ReportsStreamErrors) {
 }
 
 Mixed random_mixed(std::mt19937_64& rng) {
-  auto pick = [&rng](std::uint64_t lo, std::uint64_t hi) { return std::uniform_int_distribution<std::uint64_t>(lo, hi)(rng); };
+  auto pick = [&rng](std::uint64_t lo, std::uint64_t hi) {
+    return std::uniform_int_distribution<std::uint64_t>(lo, hi)(rng);
+  };
   // Varints get values of every width, not just huge ones.
   auto any_width = [&] { return rng() >> pick(0, 63); };
   Mixed m;

@@ -47,8 +47,8 @@ template <class Stream>
 bool serialize(Stream& s, Message& m) {
   return s.bits(m.kind, 3) && s.boolean(m.flag) && s.integer(m.health, -100, 100) &&
          s.integer(m.id, std::uint64_t{0}, std::numeric_limits<std::uint64_t>::max()) && s.varint_signed(m.delta) &&
-         s.bounded_float(m.x, -64.0F, 64.0F, 0.01F) && s.bounded_float(m.y, 0.0F, 1.0F, 0.1F) &&
-         s.string(m.name, 12) && s.bytes(m.payload, 24) && s.fixed_bytes(m.tag) && s.varint(m.count);
+         s.bounded_float(m.x, -64.0F, 64.0F, 0.01F) && s.bounded_float(m.y, 0.0F, 1.0F, 0.1F) && s.string(m.name, 12) &&
+         s.bytes(m.payload, 24) && s.fixed_bytes(m.tag) && s.varint(m.count);
 }
 
 Message sample_message() {

@@ -1,10 +1,9 @@
 #include "tickwire/core/logging.h"
 
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ostream_sink.h>
 
 #include <sstream>
-
-#include <spdlog/sinks/ostream_sink.h>
 
 namespace tickwire {
 namespace {
@@ -46,7 +45,7 @@ TEST(Logging, JsonLinesEscapeClientStrings) {
 TEST(Logging, JsonEscapeKeepsValidUtf8) {
   EXPECT_EQ(json_escape("caf\xc3\xa9"), "caf\xc3\xa9");
   EXPECT_EQ(json_escape("\xe2\x82\xac"), "\xe2\x82\xac");
-  EXPECT_EQ(json_escape("\xc0\xaf"), "\\ufffd\\ufffd");  // overlong '/'
+  EXPECT_EQ(json_escape("\xc0\xaf"), "\\ufffd\\ufffd");             // overlong '/'
   EXPECT_EQ(json_escape("\xed\xa0\x80"), "\\ufffd\\ufffd\\ufffd");  // surrogate
 }
 

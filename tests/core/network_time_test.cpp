@@ -89,9 +89,9 @@ TEST(NetworkTime, InvalidConstructionIsRejected) {
 // whole span algebraically: since one microsecond is exactly `rate` units,
 // the sum of the frames equals the time of the summed duration.
 TEST(NetworkTime, NoDriftOver414DaysAt60Hz) {
-  constexpr std::int64_t kFramesPer3 = 50'000;  // 16'666 + 16'667 + 16'667 us = 1/20 s
+  constexpr std::int64_t kFramesPer3 = 50'000;                       // 16'666 + 16'667 + 16'667 us = 1/20 s
   constexpr std::int64_t kTotalTicks = (std::int64_t{1} << 31) + 1;  // a multiple of 3, past 414 days
-  constexpr std::int64_t kTailFrames = 10'000'002;  // a multiple of 3
+  constexpr std::int64_t kTailFrames = 10'000'002;                   // a multiple of 3
   const std::int64_t head_ticks = kTotalTicks - kTailFrames;
   auto t = NetworkTime::from_duration(60, Duration::micros(head_ticks / 3 * kFramesPer3));
   ASSERT_EQ(t.tick().value(), static_cast<Tick::Rep>(head_ticks));

@@ -43,11 +43,11 @@ TEST(PacketChannel, MeasuresRoundTripMinusHold) {
   PacketChannel client;
   PacketChannel server;
   const auto ping = client.next_header(PacketType::kKeepAlive, at_ms(1000));
-  server.receive(ping, at_ms(1000) + Duration::millis(40));             // 40 ms up
+  server.receive(ping, at_ms(1000) + Duration::millis(40));                                          // 40 ms up
   const auto pong = server.next_header(PacketType::kKeepAlive, at_ms(1000) + Duration::millis(45));  // held 5 ms
   ASSERT_TRUE(pong.echo.has_value());
   EXPECT_EQ(pong.echo->hold_us, 5000u);
-  client.receive(pong, at_ms(1000) + Duration::millis(85));             // 40 ms down
+  client.receive(pong, at_ms(1000) + Duration::millis(85));  // 40 ms down
   const auto sample = client.take_rtt_sample();
   ASSERT_TRUE(sample.has_value());
   EXPECT_EQ(sample->rtt, Duration::millis(80));

@@ -85,11 +85,11 @@ TEST(FloatQuantizer, SnapIsWithinHalfAStepAndIdempotent) {
   std::cout << "seed=" << seed << std::endl;
   SCOPED_TRACE(testing::Message() << "seed=" << seed);
   std::mt19937_64 rng(seed);
-  const FloatQuantizer quantizers[] = {
-      make_quantizer(-100.0F, 100.0F, 0.01F), make_quantizer(0.0F, 1.0F, 0.3F),
-      make_quantizer(-3.14159F, 3.14159F, 0.001F), make_quantizer(-1e6F, 1e6F, 0.5F),
-      // Steps finer than a float can resolve near the top of the range.
-      make_quantizer(1e6F, 1e6F + 1000.0F, 0.001F), make_quantizer(0.0F, 65535.0F, 1.0F / 65536.0F)};
+  const FloatQuantizer quantizers[] = {make_quantizer(-100.0F, 100.0F, 0.01F), make_quantizer(0.0F, 1.0F, 0.3F),
+                                       make_quantizer(-3.14159F, 3.14159F, 0.001F), make_quantizer(-1e6F, 1e6F, 0.5F),
+                                       // Steps finer than a float can resolve near the top of the range.
+                                       make_quantizer(1e6F, 1e6F + 1000.0F, 0.001F),
+                                       make_quantizer(0.0F, 65535.0F, 1.0F / 65536.0F)};
   for (const auto& q : quantizers) {
     SCOPED_TRACE(testing::Message() << "min=" << q.min << " max=" << q.max << " precision=" << q.precision);
     std::uniform_real_distribution<float> value(q.min - 1.0F, q.max + 1.0F);

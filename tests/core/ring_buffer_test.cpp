@@ -106,7 +106,7 @@ TEST(SequenceBuffer, InsertFindErase) {
   SequenceBuffer<int> buffer(16);
   EXPECT_TRUE(buffer.empty());
   EXPECT_EQ(buffer.find(Sequence(0)), nullptr);  // an empty slot never matches
-  int* slot = buffer.insert(Sequence(40000));  // any first sequence is accepted
+  int* slot = buffer.insert(Sequence(40000));    // any first sequence is accepted
   ASSERT_NE(slot, nullptr);
   *slot = 4;
   EXPECT_FALSE(buffer.empty());

@@ -26,7 +26,12 @@ struct RawPeer {
     ec.max_peers = 1;
     endpoint = m.net.create_endpoint({name, 1}, ec);
     peer = endpoint->connect(m.server_address, m.clock.now()).value();
-    EXPECT_TRUE(m.run_until([&] { pump(); return connected; }, Duration::seconds(2)));
+    EXPECT_TRUE(m.run_until(
+        [&] {
+          pump();
+          return connected;
+        },
+        Duration::seconds(2)));
   }
 
   void pump() {
@@ -42,7 +47,12 @@ struct RawPeer {
   }
 
   bool wait_for_disconnect(Duration limit) {
-    return match.run_until([&] { pump(); return reason.has_value(); }, limit);
+    return match.run_until(
+        [&] {
+          pump();
+          return reason.has_value();
+        },
+        limit);
   }
 
   SimMatch& match;
@@ -112,7 +122,12 @@ TEST(ConnectionObligations, DisconnectsAPeerThatKeepsSendingGarbage) {
   SimMatch m(seed);
   RawPeer raw(m, "raw-flood");
   raw.send(Delivery::kReliableOrdered, hello_bytes(kProtocolId, kProtocolVersion, good_fingerprint()));
-  ASSERT_TRUE(m.run_until([&] { raw.pump(); return m.server->stats().clients == 1; }, Duration::seconds(2)));
+  ASSERT_TRUE(m.run_until(
+      [&] {
+        raw.pump();
+        return m.server->stats().clients == 1;
+      },
+      Duration::seconds(2)));
   std::mt19937_64 rng(seed);
   for (int i = 0; i < 40 && !raw.reason; ++i) {
     std::vector<std::uint8_t> junk(rng() % 64);
@@ -130,7 +145,12 @@ TEST(ConnectionObligations, DropsDuplicatedPacketsWithoutCountingThemTwice) {
   SimMatch m(17);
   RawPeer raw(m, "raw-dup");
   raw.send(Delivery::kReliableOrdered, hello_bytes(kProtocolId, kProtocolVersion, good_fingerprint()));
-  ASSERT_TRUE(m.run_until([&] { raw.pump(); return m.server->stats().clients == 1; }, Duration::seconds(2)));
+  ASSERT_TRUE(m.run_until(
+      [&] {
+        raw.pump();
+        return m.server->stats().clients == 1;
+      },
+      Duration::seconds(2)));
   PacketChannel channel;
   BitWriter w(64);
   PacketHeader header = channel.next_header(PacketType::kKeepAlive, m.clock.now());

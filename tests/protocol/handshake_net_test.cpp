@@ -96,13 +96,23 @@ TEST(HandshakeNet, VersionMismatchDeniedWithReason) {
       if (e->type == transport::TransportEvent::Type::kDisconnected) reason = e->reason;
     }
   };
-  ASSERT_TRUE(m.pump_until([&] { pump_raw(); return connected; }, Duration::seconds(5)));
+  ASSERT_TRUE(m.pump_until(
+      [&] {
+        pump_raw();
+        return connected;
+      },
+      Duration::seconds(5)));
   BitWriter w(128);
   PacketPrefix prefix{kProtocolId, static_cast<std::uint8_t>(kProtocolVersion + 1), PacketType::kHello};
   Hello hello{protocol_fingerprint(kProtocolVersion + 1, 0), "future"};
   ASSERT_TRUE(serialize(w, prefix) && serialize(w, hello));
   ASSERT_TRUE(raw->send(peer, transport::Delivery::kReliableOrdered, w.take(), m.clock.now()).ok());
-  ASSERT_TRUE(m.pump_until([&] { pump_raw(); return reason.has_value(); }, Duration::seconds(5)));
+  ASSERT_TRUE(m.pump_until(
+      [&] {
+        pump_raw();
+        return reason.has_value();
+      },
+      Duration::seconds(5)));
   EXPECT_EQ(reason, DisconnectReason::kVersionMismatch);
   EXPECT_EQ(m.server->stats().denials, 1u);
 }

@@ -81,7 +81,8 @@ TEST(HandshakeSim, ServerFullIsDeniedWithReason) {
   config.max_clients = 2;
   SimMatch m(3, config);
   for (int i = 0; i < 3; ++i) m.add_client();
-  for (int i = 0; i < 2; ++i) ASSERT_TRUE(m.clients[static_cast<std::size_t>(i)]->connect(m.server_address, m.clock.now()).ok());
+  for (int i = 0; i < 2; ++i)
+    ASSERT_TRUE(m.clients[static_cast<std::size_t>(i)]->connect(m.server_address, m.clock.now()).ok());
   ASSERT_TRUE(m.run_until([&] { return m.server->stats().clients == 2; }, Duration::seconds(2)));
   auto& third = *m.clients[2];
   ASSERT_TRUE(third.connect(m.server_address, m.clock.now()).ok());
@@ -100,8 +101,9 @@ TEST(HandshakeSim, SilentClientTimesOutOnBothSides) {
   ASSERT_TRUE(m.run_until([&] { return m.all_connected(); }, Duration::seconds(2)));
   m.drain_server_events();
   m.net.sever(m.server_address, m.client_addresses[0]);
-  ASSERT_TRUE(m.run_until([&] { return m.server->stats().clients == 0 && c.state() == client::ClientState::kDisconnected; },
-                          Duration::seconds(8)));
+  ASSERT_TRUE(
+      m.run_until([&] { return m.server->stats().clients == 0 && c.state() == client::ClientState::kDisconnected; },
+                  Duration::seconds(8)));
   const auto events = m.drain_server_events();
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0].reason, DisconnectReason::kTimeout);

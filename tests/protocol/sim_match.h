@@ -13,8 +13,7 @@
 namespace tickwire::testing {
 
 struct SimMatch {
-  explicit SimMatch(std::uint64_t seed, server::ServerConfig config = {},
-                    transport::SimEndpointConfig server_net = {})
+  explicit SimMatch(std::uint64_t seed, server::ServerConfig config = {}, transport::SimEndpointConfig server_net = {})
       : net(seed) {
     server_net.max_peers = config.max_clients + 8;
     server = std::make_unique<server::Server>(net.create_endpoint(server_address, server_net), config, clock.now());
@@ -37,7 +36,9 @@ struct SimMatch {
   bool run_until(const std::function<bool()>& done, Duration limit) {
     return clock.run_until(done, limit, [this](Time now) { step(now); });
   }
-  void run_for(Duration span) { clock.run_for(span, [this](Time now) { step(now); }); }
+  void run_for(Duration span) {
+    clock.run_for(span, [this](Time now) { step(now); });
+  }
 
   bool all_connected() const {
     for (const auto& c : clients) {

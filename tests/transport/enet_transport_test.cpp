@@ -74,7 +74,8 @@ bool pump_until(std::initializer_list<Node*> nodes, const std::function<bool()>&
 }
 
 void pump_for(std::initializer_list<Node*> nodes, std::chrono::milliseconds span) {
-  pump_until(nodes, [] { return false; }, span);
+  pump_until(
+      nodes, [] { return false; }, span);
 }
 
 EnetConfig server_config() {
@@ -188,9 +189,8 @@ TEST_F(EnetPairTest, ExchangesBothWaysOnBothDeliveries) {
   }
   ASSERT_TRUE(client_send(Delivery::kUnreliable, bytes_of(300, 7)).ok());
   ASSERT_TRUE(server_send(Delivery::kUnreliable, bytes_of(400, 9)).ok());
-  ASSERT_TRUE(pump_until([&] {
-    return at_server().size() == kReliableCount + 1 && at_client().size() == kReliableCount + 1;
-  }));
+  ASSERT_TRUE(
+      pump_until([&] { return at_server().size() == kReliableCount + 1 && at_client().size() == kReliableCount + 1; }));
   expect_stream(at_server(), 10, 0, kReliableCount, bytes_of(300, 7));
   expect_stream(at_client(), 20, 100, kReliableCount, bytes_of(400, 9));
 }
@@ -391,8 +391,7 @@ TEST(EnetTransportTest, RejectsMisuse) {
   EXPECT_EQ(client.transport->send(PeerId(1), Delivery::kReliableOrdered, bytes_of(1, 0), wall_now()).error().code,
             ErrorCode::kNotConnected);
   EXPECT_EQ(client.transport->connect(Address{"::1", 7777}, wall_now()).error().code, ErrorCode::kInvalidArgument);
-  EXPECT_EQ(client.transport->connect(Address{"127.0.0.1", 0}, wall_now()).error().code,
-            ErrorCode::kInvalidArgument);
+  EXPECT_EQ(client.transport->connect(Address{"127.0.0.1", 0}, wall_now()).error().code, ErrorCode::kInvalidArgument);
   client.transport->disconnect(PeerId(42), DisconnectReason::kKicked, wall_now());  // unknown: a no-op
 
   EnetConfig too_big = client_config();

@@ -46,8 +46,10 @@ class Harness {
     EXPECT_TRUE(id.ok());
     for (int i = 0; i < 1000 && !(a_to_b && b_to_a); ++i) {
       now += Duration::millis(1);
-      for (auto& e : drain(*ta)) if (e.type == TransportEvent::Type::kConnected) a_to_b = e.peer;
-      for (auto& e : drain(*tb)) if (e.type == TransportEvent::Type::kConnected) b_to_a = e.peer;
+      for (auto& e : drain(*ta))
+        if (e.type == TransportEvent::Type::kConnected) a_to_b = e.peer;
+      for (auto& e : drain(*tb))
+        if (e.type == TransportEvent::Type::kConnected) b_to_a = e.peer;
     }
     EXPECT_TRUE(a_to_b && b_to_a);
   }
@@ -118,7 +120,7 @@ std::size_t overtaken(const std::vector<std::uint32_t>& received) {
   std::uint32_t highest = 0;
   std::set<std::uint32_t> seen;
   for (auto s : received) {
-    if (!seen.insert(s).second) continue;   // a duplicate copy
+    if (!seen.insert(s).second) continue;  // a duplicate copy
     if (s < highest) ++count;
     highest = std::max(highest, s);
   }
@@ -180,7 +182,7 @@ TEST(SimConditions, BurstyLossMakesLongerRunsThanUniformAtTheSameAverage) {
 
   Harness bursty(104);
   LinkConditions g;
-  g.burst_enter = 0.02;   // bad 10% of the time, spells of 1 / 0.18 = 5.6 datagrams
+  g.burst_enter = 0.02;  // bad 10% of the time, spells of 1 / 0.18 = 5.6 datagrams
   g.burst_exit = 0.18;
   g.burst_loss = 1.0;
   bursty.net.set_link(bursty.a, bursty.b, g);
@@ -218,7 +220,7 @@ TEST(SimConditions, ReorderingHappensOnlyWhenSet) {
   Harness plain(106);
   LinkConditions c;
   c.latency = Duration::millis(50);
-  c.jitter = Duration::millis(20);   // jitter alone keeps the order
+  c.jitter = Duration::millis(20);  // jitter alone keeps the order
   plain.net.set_link(plain.a, plain.b, c);
   const auto in_order = plain.stream(5000, Duration::millis(5), 32, Duration::seconds(1), 5);
   EXPECT_EQ(overtaken(in_order), 0U);
@@ -282,7 +284,7 @@ TEST(SimConditions, LinksAreAsymmetric) {
   h.stream(500, Duration::millis(10));
   const SimLinkStats ab = h.net.stats(h.a, h.b);
   const SimLinkStats ba = h.net.stats(h.b, h.a);
-  ASSERT_GT(ba.delivered, ba0.delivered);   // pongs and pings flow back
+  ASSERT_GT(ba.delivered, ba0.delivered);  // pongs and pings flow back
   EXPECT_EQ((ab.total_delay - ab0.total_delay) / static_cast<std::int64_t>(ab.delivered - ab0.delivered),
             Duration::millis(30));
   EXPECT_EQ((ba.total_delay - ba0.total_delay) / static_cast<std::int64_t>(ba.delivered - ba0.delivered),

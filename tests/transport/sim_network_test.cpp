@@ -2,6 +2,8 @@
 // reliability over a hostile link, limits, disconnects, timeouts and
 // determinism of the whole run from its seed.
 
+#include "tickwire/transport/sim_network.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -12,8 +14,6 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include "tickwire/transport/sim_network.h"
 
 namespace tickwire::transport {
 namespace {
@@ -134,7 +134,7 @@ TEST(SimNetwork, ConnectRaisesConnectedOnBothSides) {
   EXPECT_EQ(client.local_address(), client_addr());
   EXPECT_TRUE(client.stats(c).has_value());
   EXPECT_TRUE(w.endpoints.at(server_addr())->stats(s).has_value());
-  EXPECT_FALSE(client.connect(server_addr(), w.now).ok());   // already connected
+  EXPECT_FALSE(client.connect(server_addr(), w.now).ok());  // already connected
 }
 
 TEST(SimNetwork, SendsBothWaysInBothModes) {
@@ -199,7 +199,8 @@ TEST(SimNetwork, ReliableOrderedSurvivesLossDuplicationAndReordering) {
   std::uint32_t sent_up = 0;
   std::uint32_t sent_down = 0;
   int steps = 0;
-  for (; steps < 20000 && (w.count(server_addr(), Type::kReceived) < kUp || w.count(client_addr(), Type::kReceived) < kDown);
+  for (; steps < 20000 &&
+         (w.count(server_addr(), Type::kReceived) < kUp || w.count(client_addr(), Type::kReceived) < kDown);
        ++steps) {
     for (int k = 0; k < 8 && sent_up < kUp; ++k) {
       if (!client.send(c, Delivery::kReliableOrdered, message(sent_up), w.now).ok()) break;
@@ -211,7 +212,7 @@ TEST(SimNetwork, ReliableOrderedSurvivesLossDuplicationAndReordering) {
     w.step(Duration::millis(5));
   }
   std::cout << "delivered after " << steps * 5 << " ms of simulated time" << std::endl;
-  w.run_for(Duration::seconds(1));   // late duplicates must not show up
+  w.run_for(Duration::seconds(1));  // late duplicates must not show up
   const auto up = w.of_type(server_addr(), Type::kReceived);
   const auto down = w.of_type(client_addr(), Type::kReceived);
   ASSERT_EQ(up.size(), kUp);
@@ -354,7 +355,7 @@ TEST(SimNetwork, ConnectToNoEndpointFailsAfterConnectTimeout) {
   EXPECT_EQ(failed[0].event.reason, DisconnectReason::kConnectFailed);
   EXPECT_GE(failed[0].at - start, Duration::seconds(2));
   EXPECT_LE(failed[0].at - start, Duration::seconds(2) + Duration::millis(10));
-  EXPECT_GT(w.net.stats(client_addr(), {"nobody", 9}).dropped_unreachable, 1U);   // retried
+  EXPECT_GT(w.net.stats(client_addr(), {"nobody", 9}).dropped_unreachable, 1U);  // retried
 }
 
 TEST(SimNetwork, StatsEstimateRttAndLoss) {
@@ -380,7 +381,7 @@ TEST(SimNetwork, NewSessionFromTheSameAddressReplacesTheOldOne) {
   w.add(server_addr());
   w.add(client_addr());
   w.connect(client_addr(), server_addr());
-  w.endpoints.at(client_addr()).reset();   // vanishes without a word
+  w.endpoints.at(client_addr()).reset();  // vanishes without a word
   w.step();
   w.add(client_addr());
   w.log.clear();
@@ -417,7 +418,7 @@ TEST(SimNetwork, AddressesAreUniqueAndConfigIsChecked) {
   bad.ping_interval = Duration::zero();
   EXPECT_THROW(net.create_endpoint(client_addr(), bad), std::invalid_argument);
   first.reset();
-  EXPECT_NO_THROW(net.create_endpoint(server_addr()));   // freed on destruction
+  EXPECT_NO_THROW(net.create_endpoint(server_addr()));  // freed on destruction
 }
 
 TEST(SimNetwork, EndpointOutlivingItsNetworkIsDetachedNotDangling) {

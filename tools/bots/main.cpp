@@ -1,6 +1,7 @@
 // tickwire-bots: many scripted clients in one process against a server.
 // Each bot is a full client runtime over its own UDP socket.
 
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -8,8 +9,6 @@
 #include <memory>
 #include <thread>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "tickwire/client/client.h"
 #include "tickwire/core/logging.h"
@@ -50,11 +49,16 @@ int main(int argc, char** argv) {
   app.add_option("--connect", o.connect, "Server address HOST:PORT")->capture_default_str();
   app.add_option("--bots", o.bots, "Number of bots")->capture_default_str()->check(CLI::Range(1, 4096));
   app.add_option("--duration", o.duration_s, "Seconds to play")->capture_default_str()->check(CLI::Range(0.1, 1e6));
-  app.add_option("--ramp", o.ramp_s, "Seconds over which the bots connect")->capture_default_str()->check(CLI::Range(0.0, 3600.0));
-  app.add_option("--log-level", o.log_level, "Log level")->capture_default_str()
+  app.add_option("--ramp", o.ramp_s, "Seconds over which the bots connect")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 3600.0));
+  app.add_option("--log-level", o.log_level, "Log level")
+      ->capture_default_str()
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   app.add_option("--schema-hash", o.schema_hash, "Game schema hash to claim (testing denials)")->group("Advanced");
-  app.add_option("--frame-rate", o.frame_rate, "Client frames per second")->capture_default_str()->check(CLI::Range(1, 1000));
+  app.add_option("--frame-rate", o.frame_rate, "Client frames per second")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -92,10 +96,13 @@ int main(int argc, char** argv) {
   while (now - start < duration) {
     for (std::size_t i = 0; i < bots.size(); ++i) {
       Bot& bot = bots[i];
-      const Duration start_at = bots.size() > 1 ? ramp * static_cast<std::int64_t>(i) / static_cast<std::int64_t>(bots.size() - 1) : Duration::zero();
+      const Duration start_at = bots.size() > 1
+                                    ? ramp * static_cast<std::int64_t>(i) / static_cast<std::int64_t>(bots.size() - 1)
+                                    : Duration::zero();
       if (!bot.started && now - start >= start_at) {
         bot.started = true;
-        if (auto r = bot.client->connect(*server, now); !r) std::cerr << "bot " << i << ": " << r.error().detail << "\n";
+        if (auto r = bot.client->connect(*server, now); !r)
+          std::cerr << "bot " << i << ": " << r.error().detail << "\n";
       }
       bot.client->update(now);
       while (auto e = bot.client->poll_event()) {

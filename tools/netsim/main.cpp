@@ -1,13 +1,12 @@
 // tickwire-netsim: a UDP relay that puts a bad network between real
 // clients and a real server. Owns the loop and the clock.
 
+#include <CLI/CLI.hpp>
 #include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
-
-#include <CLI/CLI.hpp>
 
 #include "relay.h"
 #include "tickwire/transport/link_profiles.h"
@@ -26,11 +25,14 @@ struct DirectionFlags {
 };
 
 void add_direction_flags(CLI::App& app, const std::string& prefix, const std::string& which, DirectionFlags& f) {
-  app.add_option("--" + prefix + "latency", f.latency_ms, "One-way delay in ms" + which)->check(CLI::Range(0.0, 10000.0));
-  app.add_option("--" + prefix + "jitter", f.jitter_ms, "Delay variation in ms (+-)" + which)->check(CLI::Range(0.0, 10000.0));
+  app.add_option("--" + prefix + "latency", f.latency_ms, "One-way delay in ms" + which)
+      ->check(CLI::Range(0.0, 10000.0));
+  app.add_option("--" + prefix + "jitter", f.jitter_ms, "Delay variation in ms (+-)" + which)
+      ->check(CLI::Range(0.0, 10000.0));
   app.add_option("--" + prefix + "loss", f.loss, "Loss probability 0..1" + which)->check(CLI::Range(0.0, 1.0));
   app.add_option("--" + prefix + "dup", f.dup, "Duplication probability 0..1" + which)->check(CLI::Range(0.0, 1.0));
-  app.add_option("--" + prefix + "reorder", f.reorder, "Reordering probability 0..1" + which)->check(CLI::Range(0.0, 1.0));
+  app.add_option("--" + prefix + "reorder", f.reorder, "Reordering probability 0..1" + which)
+      ->check(CLI::Range(0.0, 1.0));
   app.add_option("--" + prefix + "bandwidth", f.bandwidth_kbps, "Bandwidth cap in kbit/s, 0 for none" + which)
       ->check(CLI::Range(0.0, 1e7));
 }
@@ -46,13 +48,14 @@ void apply(const DirectionFlags& f, LinkConditions& c) {
 }
 
 void print_direction(const char* name, const tickwire::netsim::RelayCounters& k) {
-  std::printf("  %-5s received %-9llu relayed %-9llu dropped %-8llu duplicated %-8llu reordered %-8llu mean delay %.1f ms\n",
-              name, static_cast<unsigned long long>(k.received), static_cast<unsigned long long>(k.relayed),
-              static_cast<unsigned long long>(k.dropped), static_cast<unsigned long long>(k.duplicated),
-              static_cast<unsigned long long>(k.reordered),
-              k.received > k.dropped ? static_cast<double>(k.delay_us_total) / 1000.0 /
-                                           static_cast<double>(k.received - k.dropped)
-                                     : 0.0);
+  std::printf(
+      "  %-5s received %-9llu relayed %-9llu dropped %-8llu duplicated %-8llu reordered %-8llu mean delay %.1f ms\n",
+      name, static_cast<unsigned long long>(k.received), static_cast<unsigned long long>(k.relayed),
+      static_cast<unsigned long long>(k.dropped), static_cast<unsigned long long>(k.duplicated),
+      static_cast<unsigned long long>(k.reordered),
+      k.received > k.dropped
+          ? static_cast<double>(k.delay_us_total) / 1000.0 / static_cast<double>(k.received - k.dropped)
+          : 0.0);
 }
 
 }  // namespace
@@ -68,9 +71,10 @@ int main(int argc, char** argv) {
   double stats_interval_s = 5.0;
   DirectionFlags both, up, down;
 
-  CLI::App app{"tickwire-netsim: a UDP relay that applies latency, jitter, loss, duplication, reordering and a "
-               "bandwidth cap between clients and a server.",
-               "tickwire-netsim"};
+  CLI::App app{
+      "tickwire-netsim: a UDP relay that applies latency, jitter, loss, duplication, reordering and a "
+      "bandwidth cap between clients and a server.",
+      "tickwire-netsim"};
   app.add_option("--listen", listen_port, "UDP port clients connect to")->required()->check(CLI::Range(1, 65535));
   app.add_option("--listen-host", listen_host, "Address to listen on")->capture_default_str();
   app.add_option("--forward", forward, "Server address HOST:PORT")->capture_default_str();

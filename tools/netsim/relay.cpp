@@ -164,8 +164,8 @@ void Relay::read_upstream(Session& s, Time now) {
 void Relay::deliver_due(Time now) {
   while (!pending_.empty() && pending_.top().at <= now) {
     const Pending& p = pending_.top();
-    const ssize_t n = ::sendto(p.fd, p.bytes.data(), p.bytes.size(), 0, reinterpret_cast<const sockaddr*>(&p.to),
-                               sizeof p.to);
+    const ssize_t n =
+        ::sendto(p.fd, p.bytes.data(), p.bytes.size(), 0, reinterpret_cast<const sockaddr*>(&p.to), sizeof p.to);
     RelayCounters& k = p.fd == listen_fd_ ? down_ : up_;
     if (n >= 0) {
       ++k.relayed;

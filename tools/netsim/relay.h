@@ -5,6 +5,8 @@
 // either direction passes the same impairment model SimNetwork uses.
 // Single-threaded; the caller owns the loop and passes time in.
 
+#include <netinet/in.h>
+
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -12,8 +14,6 @@
 #include <queue>
 #include <string>
 #include <vector>
-
-#include <netinet/in.h>
 
 #include "tickwire/core/result.h"
 #include "tickwire/core/time.h"
@@ -35,7 +35,7 @@ struct RelayConfig {
 struct RelayCounters {
   std::uint64_t received = 0;
   std::uint64_t relayed = 0;
-  std::uint64_t dropped = 0;       // loss, MTU, bandwidth queue
+  std::uint64_t dropped = 0;  // loss, MTU, bandwidth queue
   std::uint64_t duplicated = 0;
   std::uint64_t reordered = 0;
   std::uint64_t refused_clients = 0;

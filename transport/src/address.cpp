@@ -17,9 +17,7 @@ Error parse_error(std::string_view text, std::string_view why) {
   return make_error(ErrorCode::kInvalidArgument, std::move(detail));
 }
 
-bool is_ascii_alnum(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
+bool is_ascii_alnum(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 // Names as DNS and SimNetwork spell them; anything else (spaces, slashes,
 // control bytes) is a typo we report now rather than a lookup failure later.

@@ -1,5 +1,7 @@
 #include "tickwire/transport/enet_transport.h"
 
+#include <enet/enet.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
@@ -8,8 +10,6 @@
 #include <system_error>
 #include <unordered_map>
 #include <utility>
-
-#include <enet/enet.h>
 
 namespace tickwire::transport {
 namespace {
@@ -256,9 +256,9 @@ Result<std::unique_ptr<EnetTransport>> EnetTransport::create(const EnetConfig& c
   }
   const std::size_t unreliable_cap = single_command_payload(ENET_HOST_DEFAULT_MTU);
   if (config.limits.max_unreliable_payload > unreliable_cap) {
-    return make_error(ErrorCode::kInvalidArgument,
-                      "max_unreliable_payload must not exceed " + std::to_string(unreliable_cap) +
-                          " bytes, or ENet would fragment unreliable packets");
+    return make_error(ErrorCode::kInvalidArgument, "max_unreliable_payload must not exceed " +
+                                                       std::to_string(unreliable_cap) +
+                                                       " bytes, or ENet would fragment unreliable packets");
   }
   if (config.limits.max_reliable_payload > ENET_HOST_DEFAULT_MAXIMUM_PACKET_SIZE) {
     return make_error(ErrorCode::kInvalidArgument, "max_reliable_payload is larger than ENet supports");
@@ -315,8 +315,7 @@ Result<PeerId> EnetTransport::connect(const Address& remote, Time /*now*/) {
   return impl_->adopt(peer, false);
 }
 
-Result<void> EnetTransport::send(PeerId peer, Delivery delivery, std::span<const std::uint8_t> bytes,
-                                 Time /*now*/) {
+Result<void> EnetTransport::send(PeerId peer, Delivery delivery, std::span<const std::uint8_t> bytes, Time /*now*/) {
   Impl::PeerRecord* record = impl_->find_open(peer);
   if (record == nullptr || !record->connected || record->peer->state != ENET_PEER_STATE_CONNECTED) {
     return make_error(ErrorCode::kNotConnected, "no connected peer " + std::to_string(peer.value()));

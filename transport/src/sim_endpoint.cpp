@@ -207,14 +207,9 @@ void SimEndpoint::handle(const SimNetwork::Datagram& datagram, Time now) {
         push_received(peer.id, Delivery::kUnreliable, {reader.rest().begin(), reader.rest().end()});
       }
       return;
-    case PacketType::kAck:
-      apply_ack(peer, reader, now);
-      return;
-    case PacketType::kReliable:
-      handle_reliable(it, reader, now);
-      return;
-    default:
-      return;   // accepts, and types from a newer peer
+    case PacketType::kAck: apply_ack(peer, reader, now); return;
+    case PacketType::kReliable: handle_reliable(it, reader, now); return;
+    default: return;  // accepts, and types from a newer peer
   }
 }
 
@@ -350,7 +345,7 @@ void SimEndpoint::pump(Peer& peer, Time now) {
     w.write(fragment.index);
     w.write(fragment.count);
     w.bytes(fragment.bytes);
-    peer.ack_pending = false;   // piggybacked
+    peer.ack_pending = false;  // piggybacked
     transmit(peer, w.take(), now);
   }
   due_.clear();

@@ -24,13 +24,13 @@ namespace sim_detail {
 enum class PacketType : std::uint8_t {
   kConnectRequest = 1,
   kConnectAccept = 2,
-  kConnectRefuse = 3,   // + reason u32
-  kDisconnect = 4,      // + reason u32
-  kPing = 5,            // + ping seq u32
-  kPong = 6,            // + ping seq u32
-  kUnreliable = 7,      // + payload
-  kReliable = 8,        // + ack_next u32, ack_bits u64, seq u32, index u16, count u16, payload
-  kAck = 9,             // + ack_next u32, ack_bits u64
+  kConnectRefuse = 3,  // + reason u32
+  kDisconnect = 4,     // + reason u32
+  kPing = 5,           // + ping seq u32
+  kPong = 6,           // + ping seq u32
+  kUnreliable = 7,     // + payload
+  kReliable = 8,       // + ack_next u32, ack_bits u64, seq u32, index u16, count u16, payload
+  kAck = 9,            // + ack_next u32, ack_bits u64
 };
 
 constexpr Duration kConnectRetry = Duration::millis(200);
@@ -187,10 +187,9 @@ class SimEndpoint final : public Transport {
   PeerMap peers_;
   std::map<Address, PeerId> by_address_;
   std::deque<TransportEvent> events_;
-  std::vector<ReliableChannel::Fragment> due_;   // reused by pump()
+  std::vector<ReliableChannel::Fragment> due_;  // reused by pump()
   Time last_now_;
   std::optional<Time> timers_ran_at_;
 };
-
 
 }  // namespace tickwire::transport

@@ -227,7 +227,8 @@ Result<void> ReliableChannel::queue(std::span<const std::uint8_t> message) {
       backlog_bytes_ + message.size() > limits_.max_backlog_bytes) {
     return make_error(ErrorCode::kTooLarge, "reliable backlog full");
   }
-  const std::size_t count = std::max<std::size_t>(1, (message.size() + limits_.fragment_size - 1) / limits_.fragment_size);
+  const std::size_t count =
+      std::max<std::size_t>(1, (message.size() + limits_.fragment_size - 1) / limits_.fragment_size);
   for (std::size_t i = 0; i < count; ++i) {
     const std::size_t begin = i * limits_.fragment_size;
     const std::size_t end = std::min(message.size(), begin + limits_.fragment_size);
@@ -270,7 +271,7 @@ void ReliableChannel::pump(Time now, Duration rto, std::vector<Fragment>& due) {
 std::optional<Duration> ReliableChannel::on_ack(std::uint32_t ack_next, std::uint64_t ack_bits, Time now) {
   std::optional<Duration> sample;
   for (Outgoing& f : outgoing_) {
-    if (f.transmissions == 0) break;   // sent in order: nothing later was sent either
+    if (f.transmissions == 0) break;  // sent in order: nothing later was sent either
     if (f.acked) continue;
     const auto ahead = static_cast<std::int32_t>(f.seq - ack_next);
     const bool covered = ahead < 0 || (ahead >= 1 && ahead <= 64 && ((ack_bits >> (ahead - 1)) & 1U) != 0);
@@ -293,12 +294,13 @@ void ReliableChannel::mark_presumed_lost() {
   // once kFastRetransmitAfter fragments sent no earlier than its last
   // transmission have been acknowledged: like TCP's duplicate-ack rule, it
   // tolerates mild reordering and saves a timeout per loss.
-  std::array<Time, kFastRetransmitAfter> latest{};   // send times of acked fragments, newest first
+  std::array<Time, kFastRetransmitAfter> latest{};  // send times of acked fragments, newest first
   std::size_t acked_seen = 0;
   for (auto it = outgoing_.rbegin(); it != outgoing_.rend(); ++it) {
     if (it->transmissions == 0) continue;
     if (it->acked) {
-      auto pos = std::upper_bound(latest.begin(), latest.begin() + static_cast<std::ptrdiff_t>(std::min(acked_seen, latest.size())),
+      auto pos = std::upper_bound(latest.begin(),
+                                  latest.begin() + static_cast<std::ptrdiff_t>(std::min(acked_seen, latest.size())),
                                   it->sent, std::greater<>());
       if (pos != latest.end()) {
         std::move_backward(pos, latest.end() - 1, latest.end());
@@ -325,7 +327,7 @@ ReliableChannel::Receive ReliableChannel::on_fragment(const Fragment& fragment,
   // bounded, by our own max_message.
   if (fragment.count == 0 || fragment.index >= fragment.count) return Receive::kProtocolError;
   const std::uint32_t ahead = fragment.seq - next_expected_;
-  if (ahead >= 0x8000'0000U) return Receive::kDuplicate;   // already consumed
+  if (ahead >= 0x8000'0000U) return Receive::kDuplicate;  // already consumed
   if (ahead >= kReceiveWindow) return Receive::kOutOfWindow;
   auto& slot = window_[fragment.seq % kReceiveWindow];
   if (slot) return Receive::kDuplicate;

@@ -51,7 +51,7 @@ class RttEstimator {
 class ReliableChannel {
  public:
   static constexpr std::uint32_t kSendWindow = 128;
-  static constexpr std::uint32_t kReceiveWindow = 256;   // >= kSendWindow
+  static constexpr std::uint32_t kReceiveWindow = 256;  // >= kSendWindow
   static constexpr std::size_t kFastRetransmitAfter = 3;
 
   struct Limits {
@@ -112,12 +112,12 @@ class ReliableChannel {
 
   Limits limits_;
   std::uint32_t next_seq_ = 0;
-  std::deque<Outgoing> outgoing_;   // by seq; the front is unacknowledged
+  std::deque<Outgoing> outgoing_;  // by seq; the front is unacknowledged
   std::size_t backlog_messages_ = 0;
   std::size_t backlog_bytes_ = 0;
 
   std::uint32_t next_expected_ = 0;
-  std::vector<std::optional<Incoming>> window_;   // indexed by seq % kReceiveWindow
+  std::vector<std::optional<Incoming>> window_;  // indexed by seq % kReceiveWindow
   std::vector<std::uint8_t> assembly_;
   bool assembling_ = false;
   std::uint16_t assembly_next_ = 0;

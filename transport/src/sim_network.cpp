@@ -58,7 +58,8 @@ void SimNetwork::set_trace(std::vector<TraceEntry>* trace) { state_->trace = tra
 void SimNetwork::unregister_endpoint(const Address& address) {
   const auto it = state_->endpoints.find(address);
   if (it == state_->endpoints.end()) return;
-  for (const auto& [key, in_flight] : it->second.inbox) state_->links[{in_flight.datagram.from, address}].on_discarded();
+  for (const auto& [key, in_flight] : it->second.inbox)
+    state_->links[{in_flight.datagram.from, address}].on_discarded();
   state_->endpoints.erase(it);
 }
 
@@ -98,7 +99,8 @@ void SimNetwork::transmit(const Address& from, const Address& to, std::vector<st
   if (!delivered) return;
   auto& inbox = slot->second.inbox;
   const std::uint64_t order = s.next_order++;
-  if (verdict.copy) inbox.emplace(std::pair{*verdict.copy, s.next_order++}, State::InFlight{now, Datagram{from, bytes}});
+  if (verdict.copy)
+    inbox.emplace(std::pair{*verdict.copy, s.next_order++}, State::InFlight{now, Datagram{from, bytes}});
   inbox.emplace(std::pair{verdict.deliver, order}, State::InFlight{now, Datagram{from, std::move(bytes)}});
 }
 

@@ -2,13 +2,13 @@
 // The client runtime a game embeds. Call update(now) once per frame; it
 // never blocks and reads no clock. Many clients can live in one process.
 
+#include <spdlog/logger.h>
+
 #include <cstdint>
 #include <deque>
 #include <memory>
 #include <optional>
 #include <string>
-
-#include <spdlog/logger.h>
 
 #include "tickwire/core/packet_channel.h"
 #include "tickwire/core/result.h"
@@ -20,9 +20,9 @@ namespace tickwire::client {
 
 struct ClientConfig {
   std::string name = "player";
-  std::uint64_t schema_hash = 0;   // must match the server's game schema
-  Duration connect_timeout = Duration::seconds(5);   // connect to Welcome
-  Duration timeout = Duration::seconds(5);           // nothing heard from the server
+  std::uint64_t schema_hash = 0;                    // must match the server's game schema
+  Duration connect_timeout = Duration::seconds(5);  // connect to Welcome
+  Duration timeout = Duration::seconds(5);          // nothing heard from the server
   Duration keep_alive_interval = Duration::millis(50);
   std::shared_ptr<spdlog::logger> logger;
 
@@ -40,7 +40,7 @@ struct ClientEvent {
 };
 
 struct ClientStats {
-  Duration rtt;                       // smoothed round trip from echoed stamps
+  Duration rtt;  // smoothed round trip from echoed stamps
   std::uint64_t packets_in = 0;
   std::uint64_t packets_out = 0;
   std::uint64_t bytes_in = 0;

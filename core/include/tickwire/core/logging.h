@@ -7,12 +7,12 @@
 // message and logger name is escaped, because messages carry strings a
 // client chose (its name, a reason) and must not be able to forge fields.
 
+#include <spdlog/logger.h>
+
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <spdlog/logger.h>
 
 #include "tickwire/core/result.h"
 #include "tickwire/core/time.h"

@@ -18,9 +18,9 @@ namespace tickwire {
 struct PacketChannelStats {
   std::uint64_t sent = 0;
   std::uint64_t received = 0;
-  std::uint64_t duplicates = 0;   // same sequence seen twice (dropped)
-  std::uint64_t stale = 0;        // older than the receive window (dropped)
-  std::uint64_t acked = 0;        // our packets the peer confirmed
+  std::uint64_t duplicates = 0;  // same sequence seen twice (dropped)
+  std::uint64_t stale = 0;       // older than the receive window (dropped)
+  std::uint64_t acked = 0;       // our packets the peer confirmed
 };
 
 // One RTT sample: our send stamp came back after `rtt` minus the peer's hold.
@@ -52,7 +52,10 @@ class PacketChannel {
   const PacketChannelStats& stats() const { return stats_; }
 
  private:
-  struct Sent { Time at; bool acked = false; };
+  struct Sent {
+    Time at;
+    bool acked = false;
+  };
   struct Received {};
 
   Sequence next_sequence_;

@@ -56,9 +56,9 @@ struct Echo {
 
 struct PacketHeader {
   PacketPrefix prefix;
-  Sequence sequence;          // this packet's number on the unreliable channel
-  Sequence ack;               // newest sequence received from the peer
-  std::uint32_t ack_bits = 0; // bit i: ack - 1 - i was received too
+  Sequence sequence;           // this packet's number on the unreliable channel
+  Sequence ack;                // newest sequence received from the peer
+  std::uint32_t ack_bits = 0;  // bit i: ack - 1 - i was received too
   std::uint32_t send_time_us = 0;
   std::optional<Echo> echo;
 };

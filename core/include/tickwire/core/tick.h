@@ -22,13 +22,21 @@ class Tick {
 
   // Moving a tick before zero or past the end of its range is a programming
   // error: the caller computed a tick it should not have.
-  constexpr Tick operator+(std::int64_t delta) const { return Tick(checked(static_cast<std::int64_t>(value_) + delta)); }
+  constexpr Tick operator+(std::int64_t delta) const {
+    return Tick(checked(static_cast<std::int64_t>(value_) + delta));
+  }
   constexpr Tick operator-(std::int64_t delta) const { return *this + (-delta); }
   constexpr std::int64_t operator-(Tick other) const {
     return static_cast<std::int64_t>(value_) - static_cast<std::int64_t>(other.value_);
   }
-  constexpr Tick& operator++() { value_ = checked(static_cast<std::int64_t>(value_) + 1); return *this; }
-  constexpr Tick& operator+=(std::int64_t delta) { *this = *this + delta; return *this; }
+  constexpr Tick& operator++() {
+    value_ = checked(static_cast<std::int64_t>(value_) + 1);
+    return *this;
+  }
+  constexpr Tick& operator+=(std::int64_t delta) {
+    *this = *this + delta;
+    return *this;
+  }
 
  private:
   static constexpr Rep checked(std::int64_t v) {

@@ -27,8 +27,14 @@ class Duration {
   constexpr Duration operator-() const { return Duration(-us_); }
   constexpr Duration operator*(std::int64_t k) const { return Duration(us_ * k); }
   constexpr Duration operator/(std::int64_t k) const { return Duration(us_ / k); }
-  constexpr Duration& operator+=(Duration o) { us_ += o.us_; return *this; }
-  constexpr Duration& operator-=(Duration o) { us_ -= o.us_; return *this; }
+  constexpr Duration& operator+=(Duration o) {
+    us_ += o.us_;
+    return *this;
+  }
+  constexpr Duration& operator-=(Duration o) {
+    us_ -= o.us_;
+    return *this;
+  }
 
  private:
   constexpr explicit Duration(std::int64_t us) : us_(us) {}
@@ -48,7 +54,10 @@ class Time {
   constexpr Time operator+(Duration d) const { return Time(us_ + d.micros()); }
   constexpr Time operator-(Duration d) const { return Time(us_ - d.micros()); }
   constexpr Duration operator-(Time o) const { return Duration::micros(us_ - o.us_); }
-  constexpr Time& operator+=(Duration d) { us_ += d.micros(); return *this; }
+  constexpr Time& operator+=(Duration d) {
+    us_ += d.micros();
+    return *this;
+  }
 
  private:
   constexpr explicit Time(std::int64_t us) : us_(us) {}

@@ -38,7 +38,7 @@ struct ClientStats {
   ClientId id = 0;
   std::string name;
   std::string address;
-  Duration rtt;                   // smoothed, from echoed timestamps
+  Duration rtt;  // smoothed, from echoed timestamps
   std::uint64_t packets_in = 0;
   std::uint64_t packets_out = 0;
   std::uint64_t bad_packets = 0;
@@ -49,7 +49,7 @@ struct ServerStats {
   Tick tick;
   std::size_t clients = 0;
   std::uint64_t ticks_run = 0;
-  std::uint64_t ticks_skipped = 0;        // due ticks dropped after a stall
+  std::uint64_t ticks_skipped = 0;  // due ticks dropped after a stall
   std::uint64_t bytes_in = 0;
   std::uint64_t bytes_out = 0;
   std::uint64_t packets_in = 0;

@@ -1,20 +1,20 @@
 #pragma once
 
+#include <spdlog/logger.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
-
-#include <spdlog/logger.h>
 
 #include "tickwire/core/time.h"
 
 namespace tickwire::server {
 
 struct ServerConfig {
-  std::uint32_t tick_rate = 60;        // simulation ticks per second
-  std::uint32_t send_rate = 30;        // snapshots per second; must divide tick_rate
+  std::uint32_t tick_rate = 60;  // simulation ticks per second
+  std::uint32_t send_rate = 30;  // snapshots per second; must divide tick_rate
   std::size_t max_clients = 64;
-  std::uint64_t schema_hash = 0;       // the game's schema hash, part of the fingerprint
+  std::uint64_t schema_hash = 0;                      // the game's schema hash, part of the fingerprint
   Duration handshake_timeout = Duration::seconds(5);  // transport-connected but no Hello yet
   Duration client_timeout = Duration::seconds(5);     // nothing at all heard from a client
   // Most ticks one update() may run after a stall; further due ticks are

@@ -23,8 +23,8 @@ class SimRng {
  public:
   explicit SimRng(std::uint64_t seed);
   std::uint64_t next();
-  double uniform();          // [0, 1), from the top 53 bits
-  bool chance(double p);     // draws nothing when p <= 0 or p >= 1
+  double uniform();       // [0, 1), from the top 53 bits
+  bool chance(double p);  // draws nothing when p <= 0 or p >= 1
 
  private:
   std::array<std::uint64_t, 4> s_{};
@@ -34,7 +34,7 @@ struct LinkVerdict {
   SimFate fate = SimFate::kDelivered;
   Time deliver;
   bool reordered = false;
-  std::optional<Time> copy;   // delivery time of a duplicate
+  std::optional<Time> copy;  // delivery time of a duplicate
 };
 
 // One direction between two addresses: decides each datagram's fate at send
@@ -52,7 +52,7 @@ class SimLink {
   void on_discarded() { --in_flight_; }
 
   const SimLinkStats& stats() const { return stats_; }
-  std::optional<LinkConditions> conditions;   // empty: the network default
+  std::optional<LinkConditions> conditions;  // empty: the network default
 
  private:
   Duration draw_delay(const LinkConditions& conditions, SimRng& rng) const;

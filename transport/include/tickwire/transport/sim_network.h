@@ -25,9 +25,9 @@ struct SimEndpointConfig {
   // beyond it fails with kInvalidArgument.
   std::size_t max_peers = 64;
   TransportLimits limits;
-  Duration timeout = Duration::seconds(5);           // silence before kTimeout
-  Duration ping_interval = Duration::millis(250);    // keep-alive and RTT probe
-  Duration connect_timeout = Duration::seconds(5);   // then kConnectFailed
+  Duration timeout = Duration::seconds(5);          // silence before kTimeout
+  Duration ping_interval = Duration::millis(250);   // keep-alive and RTT probe
+  Duration connect_timeout = Duration::seconds(5);  // then kConnectFailed
   // Reliable messages queued or unacknowledged per peer; a reliable send
   // past either bound fails with kTooLarge, which keeps a dead or slow peer
   // from growing memory without limit.
@@ -38,27 +38,27 @@ struct SimEndpointConfig {
 // Counters of one direction of one link. Drops are counted at send time,
 // deliveries when the receiving endpoint polls.
 struct SimLinkStats {
-  std::uint64_t sent = 0;                  // datagrams handed to the link
-  std::uint64_t delivered = 0;             // copies received, duplicates included
-  std::uint64_t dropped_loss = 0;          // random or burst loss
+  std::uint64_t sent = 0;          // datagrams handed to the link
+  std::uint64_t delivered = 0;     // copies received, duplicates included
+  std::uint64_t dropped_loss = 0;  // random or burst loss
   std::uint64_t dropped_mtu = 0;
-  std::uint64_t dropped_queue = 0;         // bandwidth queue full
-  std::uint64_t dropped_overflow = 0;      // in-flight cap of the link
+  std::uint64_t dropped_queue = 0;     // bandwidth queue full
+  std::uint64_t dropped_overflow = 0;  // in-flight cap of the link
   std::uint64_t dropped_severed = 0;
-  std::uint64_t dropped_unreachable = 0;   // no endpoint at the address
+  std::uint64_t dropped_unreachable = 0;  // no endpoint at the address
   std::uint64_t duplicated = 0;
   std::uint64_t reordered = 0;
   std::uint64_t bytes_sent = 0;
   std::uint64_t bytes_delivered = 0;
-  Duration total_delay;                    // sum of (delivery - send) over delivered copies
+  Duration total_delay;  // sum of (delivery - send) over delivered copies
 };
 
 enum class SimFate : std::uint8_t {
-  kDelivered,     // scheduled for delivery
+  kDelivered,  // scheduled for delivery
   kLost,
-  kTooBig,        // over the MTU
-  kQueueFull,     // bandwidth queue full
-  kOverflow,      // in-flight cap of the link
+  kTooBig,     // over the MTU
+  kQueueFull,  // bandwidth queue full
+  kOverflow,   // in-flight cap of the link
   kSevered,
   kUnreachable,
 };
@@ -66,12 +66,12 @@ enum class SimFate : std::uint8_t {
 // One datagram (or duplicate copy) as the network decided its fate at send time.
 struct TraceEntry {
   Time sent;
-  std::optional<Time> delivered;   // scheduled delivery time; empty when dropped
+  std::optional<Time> delivered;  // scheduled delivery time; empty when dropped
   Address from;
   Address to;
   std::size_t size = 0;
   SimFate fate = SimFate::kDelivered;
-  bool duplicate = false;          // the extra copy made by the link
+  bool duplicate = false;  // the extra copy made by the link
   bool reordered = false;
   bool operator==(const TraceEntry&) const = default;
 };

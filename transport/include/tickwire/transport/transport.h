@@ -25,16 +25,16 @@ enum class Delivery : std::uint8_t { kReliableOrdered, kUnreliable };
 // may send any value: unknown codes decode as kUnknown.
 enum class DisconnectReason : std::uint32_t {
   kUnknown = 0,
-  kRequested = 1,             // the peer asked to leave
-  kTimeout = 2,               // nothing heard for too long
+  kRequested = 1,  // the peer asked to leave
+  kTimeout = 2,    // nothing heard for too long
   kServerShuttingDown = 3,
   kVersionMismatch = 4,
-  kFingerprintMismatch = 5,   // same version, different game schema
+  kFingerprintMismatch = 5,  // same version, different game schema
   kServerFull = 6,
-  kProtocolError = 7,         // the peer sent bytes we could not accept
-  kHandshakeTimeout = 8,      // connected at transport level, never said hello
+  kProtocolError = 7,     // the peer sent bytes we could not accept
+  kHandshakeTimeout = 8,  // connected at transport level, never said hello
   kKicked = 9,
-  kConnectFailed = 10,        // could not reach the remote host
+  kConnectFailed = 10,  // could not reach the remote host
 };
 
 const char* to_string(DisconnectReason reason);
@@ -44,10 +44,10 @@ struct TransportEvent {
   enum class Type : std::uint8_t { kConnected, kReceived, kDisconnected };
   Type type = Type::kReceived;
   PeerId peer;
-  Address address;                                        // kConnected
-  Delivery delivery = Delivery::kUnreliable;              // kReceived
-  std::vector<std::uint8_t> data;                         // kReceived
-  DisconnectReason reason = DisconnectReason::kUnknown;   // kDisconnected
+  Address address;                                       // kConnected
+  Delivery delivery = Delivery::kUnreliable;             // kReceived
+  std::vector<std::uint8_t> data;                        // kReceived
+  DisconnectReason reason = DisconnectReason::kUnknown;  // kDisconnected
 };
 
 struct PeerStats {
@@ -55,9 +55,9 @@ struct PeerStats {
   std::uint64_t bytes_received = 0;
   std::uint64_t packets_sent = 0;
   std::uint64_t packets_received = 0;
-  Duration rtt;                 // the transport's own estimate
+  Duration rtt;  // the transport's own estimate
   Duration rtt_variance;
-  double packet_loss = 0.0;     // fraction in [0, 1], the transport's estimate
+  double packet_loss = 0.0;  // fraction in [0, 1], the transport's estimate
 };
 
 struct TransportLimits {
