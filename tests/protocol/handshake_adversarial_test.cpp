@@ -19,6 +19,14 @@ using transport::Delivery;
 using transport::DisconnectReason;
 using transport::TransportEvent;
 
+std::vector<std::uint8_t> hello_bytes(std::uint16_t protocol_id, std::uint8_t version, std::uint64_t fingerprint) {
+  BitWriter w(256);
+  PacketPrefix prefix{protocol_id, version, PacketType::kHello};
+  Hello hello{fingerprint, "raw"};
+  EXPECT_TRUE(serialize(w, prefix) && serialize(w, hello));
+  return w.take();
+}
+
 // A raw peer: connects at transport level and sends whatever a test wants.
 struct RawPeer {
   RawPeer(SimMatch& m, const std::string& name) : match(m) {
@@ -46,6 +54,18 @@ struct RawPeer {
     ASSERT_TRUE(endpoint->send(peer, d, bytes, match.clock.now()).ok());
   }
 
+  // Completes the handshake as a well-behaved client would.
+  bool join() {
+    send(Delivery::kReliableOrdered,
+         hello_bytes(kProtocolId, kProtocolVersion, protocol_fingerprint(kProtocolVersion, 0)));
+    return match.run_until(
+        [&] {
+          pump();
+          return match.server->stats().clients == 1;
+        },
+        Duration::seconds(2));
+  }
+
   bool wait_for_disconnect(Duration limit) {
     return match.run_until(
         [&] {
@@ -62,14 +82,6 @@ struct RawPeer {
   std::optional<DisconnectReason> reason;
   std::vector<std::vector<std::uint8_t>> received;
 };
-
-std::vector<std::uint8_t> hello_bytes(std::uint16_t protocol_id, std::uint8_t version, std::uint64_t fingerprint) {
-  BitWriter w(256);
-  PacketPrefix prefix{protocol_id, version, PacketType::kHello};
-  Hello hello{fingerprint, "raw"};
-  EXPECT_TRUE(serialize(w, prefix) && serialize(w, hello));
-  return w.take();
-}
 
 std::uint64_t good_fingerprint() { return protocol_fingerprint(kProtocolVersion, 0); }
 
@@ -121,13 +133,7 @@ TEST(ConnectionObligations, DisconnectsAPeerThatKeepsSendingGarbage) {
   std::cout << "seed=" << seed << "\n";
   SimMatch m(seed);
   RawPeer raw(m, "raw-flood");
-  raw.send(Delivery::kReliableOrdered, hello_bytes(kProtocolId, kProtocolVersion, good_fingerprint()));
-  ASSERT_TRUE(m.run_until(
-      [&] {
-        raw.pump();
-        return m.server->stats().clients == 1;
-      },
-      Duration::seconds(2)));
+  ASSERT_TRUE(raw.join());
   std::mt19937_64 rng(seed);
   for (int i = 0; i < 40 && !raw.reason; ++i) {
     std::vector<std::uint8_t> junk(rng() % 64);
@@ -144,13 +150,7 @@ TEST(ConnectionObligations, DisconnectsAPeerThatKeepsSendingGarbage) {
 TEST(ConnectionObligations, DropsDuplicatedPacketsWithoutCountingThemTwice) {
   SimMatch m(17);
   RawPeer raw(m, "raw-dup");
-  raw.send(Delivery::kReliableOrdered, hello_bytes(kProtocolId, kProtocolVersion, good_fingerprint()));
-  ASSERT_TRUE(m.run_until(
-      [&] {
-        raw.pump();
-        return m.server->stats().clients == 1;
-      },
-      Duration::seconds(2)));
+  ASSERT_TRUE(raw.join());
   PacketChannel channel;
   BitWriter w(64);
   PacketHeader header = channel.next_header(PacketType::kKeepAlive, m.clock.now());
