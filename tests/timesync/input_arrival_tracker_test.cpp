@@ -1,0 +1,84 @@
+// The server's record of one client's input arrivals and the feedback it gives.
+#include "tickwire/timesync/input_arrival_tracker.h"
+
+#include <gtest/gtest.h>
+
+namespace tickwire::timesync {
+namespace {
+
+constexpr std::uint32_t kRate = 60;
+NetworkTime ticks(double t) { return NetworkTime::from_ticks_f(kRate, t); }
+
+TEST(InputArrivalTracker, TheMarginIsTheTickMinusTheFirstArrival) {
+  InputArrivalTracker tracker({kRate, 256});
+  tracker.on_input(Tick(100), ticks(98.5));
+  tracker.on_input(Tick(100), ticks(99.5));  // a redundant copy: ignored
+  const InputFeedback f = tracker.make_report(Tick(98));
+  ASSERT_TRUE(f.lead.has_value());
+  EXPECT_EQ(f.lead->input_tick, Tick(100));
+  EXPECT_EQ(f.lead->units, 384);  // 1.5 ticks x 256
+  EXPECT_EQ(tracker.stats().duplicates, 1u);
+}
+
+TEST(InputArrivalTracker, AReportCarriesTheWorstArrivalSinceThePreviousOne) {
+  InputArrivalTracker tracker({kRate, 256});
+  // Input 10 was lost; 11's packet brings 10 and 11 together.
+  tracker.on_input(Tick(9), ticks(7.0));
+  tracker.on_input(Tick(10), ticks(9.25));
+  tracker.on_input(Tick(11), ticks(9.25));
+  const InputFeedback f = tracker.make_report(Tick(9));
+  EXPECT_EQ(f.lead->input_tick, Tick(10));
+  EXPECT_EQ(f.lead->units, 192);
+  // Nothing new since: no lead in the next report.
+  EXPECT_FALSE(tracker.make_report(Tick(10)).lead.has_value());
+}
+
+TEST(InputArrivalTracker, CountsMissedAndLateInputs) {
+  InputArrivalTracker tracker({kRate, 256});
+  tracker.on_input(Tick(1), ticks(0.5));
+  tracker.on_tick_consumed(Tick(1), true);
+  tracker.on_tick_consumed(Tick(2), false);  // missing when its tick ran
+  tracker.on_tick_consumed(Tick(3), false);
+  tracker.on_input(Tick(2), ticks(2.25));    // ... and then it came
+  tracker.on_tick_consumed(Tick(3), false);  // a tick runs once; repeats are ignored
+  const InputFeedback f = tracker.make_report(Tick(3));
+  EXPECT_EQ(f.missed_total, 2);
+  EXPECT_EQ(f.late_total, 1);
+  EXPECT_EQ(f.lead->input_tick, Tick(2));
+  EXPECT_EQ(f.lead->units, -64);  // a quarter tick late
+}
+
+TEST(InputArrivalTracker, TotalsWrapOnTheWire) {
+  InputArrivalTracker tracker({kRate, 256});
+  for (std::uint32_t t = 0; t < 70000; ++t) tracker.on_tick_consumed(Tick(t), false);
+  EXPECT_EQ(tracker.stats().missed, 70000u);
+  EXPECT_EQ(tracker.make_report(Tick(70000)).missed_total, static_cast<std::uint16_t>(70000 - 65536));
+}
+
+TEST(InputArrivalTracker, IgnoresInputsFarFromThePresent) {
+  InputArrivalTracker tracker({kRate, 256});
+  tracker.on_input(Tick(5000), ticks(100));  // 4900 ticks early
+  tracker.on_input(Tick(0), ticks(1000));    // 1000 ticks late
+  EXPECT_EQ(tracker.stats().out_of_window, 2u);
+  EXPECT_FALSE(tracker.make_report(Tick(1000)).lead.has_value());
+}
+
+TEST(InputArrivalTracker, SaturatesTheMarginAtTheWiresBounds) {
+  InputArrivalTracker tracker({kRate, 256});
+  tracker.on_input(Tick(1000), ticks(800));  // 200 ticks early: beyond +-128
+  EXPECT_EQ(tracker.make_report(Tick(800)).lead->units, kMaxLeadUnits);
+}
+
+TEST(InputArrivalTracker, LeavesOutALeadTooOldForTheSnapshot) {
+  InputArrivalTracker tracker({kRate, 256});
+  tracker.on_input(Tick(100), ticks(99));
+  EXPECT_FALSE(tracker.make_report(Tick(100 + kMaxFeedbackTickOffset + 1)).lead.has_value());
+}
+
+TEST(InputArrivalTracker, RejectsABadConfig) {
+  EXPECT_THROW(InputArrivalTracker({kRate, 4}), std::invalid_argument);
+  EXPECT_THROW(InputArrivalTracker({0, 256}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tickwire::timesync

@@ -1,0 +1,107 @@
+// The lead requirement from hand-made need sequences.
+#include "tickwire/timesync/lead_estimator.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace tickwire::timesync {
+namespace {
+
+// One need per 16.667 ms, the feedback rate at 60 Hz.
+Time nth(int i) { return Time::from_micros(1'000'000 + static_cast<std::int64_t>(i) * 16667); }
+
+double required_ms(const LeadEstimator& e) { return e.required()->millis_f(); }
+
+// A 20 s tail (1200 needs) keeps these tests short; the default is 2 min.
+LeadEstimatorConfig short_tail() {
+  LeadEstimatorConfig c;
+  c.tail_window = Duration::seconds(20);
+  return c;
+}
+
+TEST(LeadEstimator, CarriesALearningMarginUntilItHasSeenEnough) {
+  LeadEstimatorConfig config;
+  LeadEstimator e(config);
+  EXPECT_FALSE(e.required().has_value());
+  e.add(nth(0), Duration::millis(10));
+  EXPECT_NEAR(required_ms(e), 10.0 + config.learning_margin.millis_f(), 1e-9);
+  int i = 1;
+  for (; i < static_cast<int>(config.learning_samples) - 1; ++i) e.add(nth(i), Duration::millis(10));
+  EXPECT_TRUE(e.learning());
+  e.add(nth(i++), Duration::millis(10));
+  EXPECT_FALSE(e.learning());
+  EXPECT_NEAR(required_ms(e), 10.0, 1e-9);
+}
+
+TEST(LeadEstimator, SteadyNeedsNeedTheirLargest) {
+  LeadEstimator e;
+  // A frame-quantization pattern: 10, 12.78, 15.56, 11.39, 14.17 ms.
+  const double pattern[] = {10.0, 12.78, 15.56, 11.39, 14.17};
+  for (int i = 0; i < 1200; ++i) e.add(nth(i), Duration::micros(std::llround(pattern[i % 5] * 1000)));
+  EXPECT_NEAR(e.level().millis_f(), 12.78, 1e-6);
+  EXPECT_NEAR(required_ms(e), 15.56, 1e-6);
+}
+
+TEST(LeadEstimator, CoversRareEventsMoreFrequentThanItsLateRate) {
+  LeadEstimator e(short_tail());  // late rate 1e-3
+  // One input in a hundred needs a redundant copy: 16.7 ms more.
+  for (int i = 0; i < 1200; ++i) e.add(nth(i), Duration::millis(i % 100 == 50 ? 27 : 10));
+  EXPECT_NEAR(required_ms(e), 27.0, 1e-6);
+}
+
+TEST(LeadEstimator, IgnoresEventsRarerThanItsLateRate) {
+  LeadEstimator e(short_tail());
+  // One input in 1200 needs 40 ms more: leaving it late costs less than the
+  // late rate allows (1e-3 of 1200 rounds up to two), and it is left.
+  for (int i = 0; i < 1200; ++i) e.add(nth(i), Duration::millis(i == 700 ? 50 : 10));
+  EXPECT_NEAR(required_ms(e), 10.0, 1e-6);
+}
+
+TEST(LeadEstimator, TakesARiseOfEveryRecentNeedAtOnce) {
+  LeadEstimatorConfig config;
+  LeadEstimator e(config);
+  int i = 0;
+  for (; i < 900; ++i) e.add(nth(i), Duration::millis(10));
+  // A route change: every input now needs 40 ms more.
+  for (std::uint32_t k = 0; k < config.rise_samples; ++k, ++i) e.add(nth(i), Duration::millis(50));
+  EXPECT_NEAR(e.level().millis_f(), 50.0, 1e-6);
+  EXPECT_GE(required_ms(e), 50.0);
+}
+
+TEST(LeadEstimator, ADelayStallIsTailNotLevel) {
+  LeadEstimator e;
+  int i = 0;
+  for (; i < 900; ++i) e.add(nth(i), Duration::millis(10));
+  // A 100 ms stall holds back the packets behind it: their needs fall by a
+  // tick each. The level stays; the tail learns the stall.
+  for (int k = 0; k < 6; ++k, ++i) e.add(nth(i), Duration::micros(110'000 - k * 16'667));
+  EXPECT_NEAR(e.level().millis_f(), 10.0, 1e-6);
+}
+
+TEST(LeadEstimator, TheTailSurvivesAChangeOfLevel) {
+  LeadEstimator e(short_tail());
+  int i = 0;
+  for (; i < 1200; ++i) e.add(nth(i), Duration::millis(i % 100 == 50 ? 27 : 10));
+  const double before = required_ms(e);
+  for (int k = 0; k < 600; ++k, ++i) e.add(nth(i), Duration::millis(i % 100 == 50 ? 67 : 50));
+  // Forty more for everyone, and still the loss cover on top.
+  EXPECT_NEAR(required_ms(e), before + 40.0, 1e-6);
+}
+
+TEST(LeadEstimator, ClearForgetsEverything) {
+  LeadEstimator e;
+  for (int i = 0; i < 100; ++i) e.add(nth(i), Duration::millis(10));
+  e.clear();
+  EXPECT_FALSE(e.required().has_value());
+  EXPECT_EQ(e.samples(), 0u);
+}
+
+TEST(LeadEstimator, RejectsABadConfig) {
+  LeadEstimatorConfig bad;
+  bad.target_late_rate = 0;
+  EXPECT_THROW(LeadEstimator{bad}, std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tickwire::timesync

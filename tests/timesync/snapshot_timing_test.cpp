@@ -1,0 +1,155 @@
+// The time block of a snapshot on the wire: round trips, and one test per
+// receiver obligation (docs/time.md, "On the wire").
+#include "tickwire/timesync/snapshot_timing.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <random>
+#include <vector>
+
+#include "tickwire/core/serialize.h"
+
+namespace tickwire::timesync {
+namespace {
+
+SnapshotTimeBlock full_block() {
+  SnapshotTimeBlock b;
+  b.timing = SnapshotTiming{Tick(123456), 654321};
+  InputFeedback f;
+  f.lead = InputFeedback::Lead{Tick(123460), -300};
+  f.missed_total = 65535;
+  f.late_total = 7;
+  b.feedback = f;
+  return b;
+}
+
+std::vector<std::uint8_t> encoded(const SnapshotTimeBlock& b) {
+  auto bytes = encode(b, 64);
+  EXPECT_TRUE(bytes.ok());
+  return bytes.value();
+}
+
+TEST(SnapshotTiming, RoundTripsWithAndWithoutFeedback) {
+  for (SnapshotTimeBlock b : {full_block(), SnapshotTimeBlock{SnapshotTiming{Tick(5), 0}, std::nullopt}}) {
+    SnapshotTimeBlock out;
+    ASSERT_TRUE(decode(encoded(b), out).ok());
+    EXPECT_EQ(out, b);
+  }
+  SnapshotTimeBlock no_lead = full_block();
+  no_lead.feedback->lead.reset();
+  SnapshotTimeBlock out;
+  ASSERT_TRUE(decode(encoded(no_lead), out).ok());
+  EXPECT_EQ(out, no_lead);
+}
+
+TEST(SnapshotTiming, IsCompact) {
+  // 32-bit tick, 20-bit fraction, flags, 13-bit offset, 16-bit lead, 2 x 16-bit totals.
+  EXPECT_EQ(measure_bytes(full_block()), 15u);
+  EXPECT_EQ(measure_bytes(SnapshotTimeBlock{}), 7u);
+}
+
+TEST(SnapshotTiming, TimeConvertsExactly) {
+  const NetworkTime t = NetworkTime::from_tick(60, Tick(1000), 250'000);
+  EXPECT_EQ(SnapshotTiming::from(t).at(60), t);
+}
+
+TEST(SnapshotTimingObligations, RejectsEveryTruncation) {
+  const auto full = encoded(full_block());
+  for (std::size_t len = 0; len < full.size(); ++len) {
+    SnapshotTimeBlock out;
+    EXPECT_FALSE(decode(std::span<const std::uint8_t>(full.data(), len), out).ok()) << "length " << len;
+  }
+}
+
+TEST(SnapshotTimingObligations, RejectsTrailingBytes) {
+  auto bytes = encoded(full_block());
+  bytes.push_back(0x5A);
+  SnapshotTimeBlock out;
+  EXPECT_FALSE(decode(bytes, out).ok());
+}
+
+TEST(SnapshotTimingObligations, RejectsFractionOutOfRange) {
+  // Write a fraction one above the largest with a wider field of the same
+  // layout: 32-bit tick, then 20 bits.
+  BitWriter w(16);
+  std::uint32_t tick = 10;
+  std::int64_t fraction = NetworkTime::kUnitsPerTick;  // one past the end
+  bool has_feedback = false;
+  ASSERT_TRUE(w.bits(tick, 32));
+  ASSERT_TRUE(w.integer(fraction, std::int64_t{0}, std::int64_t{(1 << 20) - 1}));
+  ASSERT_TRUE(w.boolean(has_feedback));
+  SnapshotTimeBlock out;
+  const auto r = decode(w.data(), out);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kOutOfRange);
+}
+
+TEST(SnapshotTimingObligations, RejectsFeedbackTickOutsideTheRangeOfTick) {
+  SnapshotTimeBlock b = full_block();
+  b.timing.server_tick = Tick(3);
+  b.feedback->lead->input_tick = Tick(0);  // offset -3: fine
+  SnapshotTimeBlock out;
+  ASSERT_TRUE(decode(encoded(b), out).ok());
+
+  // The same bytes with the reference moved to tick 1: 1 - 3 < 0.
+  BitWriter w(32);
+  std::uint32_t tick = 1;
+  std::int64_t fraction = 0;
+  bool yes = true;
+  std::int32_t offset = -3;
+  std::int32_t units = 10;
+  std::uint16_t total = 0;
+  ASSERT_TRUE(w.bits(tick, 32) && w.integer(fraction, std::int64_t{0}, NetworkTime::kUnitsPerTick - 1) &&
+              w.boolean(yes) && w.boolean(yes) && w.integer(offset, -kMaxFeedbackTickOffset, kMaxFeedbackTickOffset) &&
+              w.integer(units, -kMaxLeadUnits, kMaxLeadUnits) &&
+              w.integer(total, std::uint16_t{0}, std::uint16_t{0xFFFF}) &&
+              w.integer(total, std::uint16_t{0}, std::uint16_t{0xFFFF}));
+  const auto r = decode(w.data(), out);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kOutOfRange);
+}
+
+TEST(SnapshotTimingObligations, RejectsLeadOutOfRange) {
+  // 16 bits hold 0..65535, the lead's range only 0..65534 (-32767..32767).
+  BitWriter w(32);
+  std::uint32_t tick = 100;
+  std::int64_t fraction = 0;
+  bool yes = true;
+  std::int32_t offset = 0;
+  std::uint32_t raw_units = 0xFFFF;
+  ASSERT_TRUE(w.bits(tick, 32) && w.integer(fraction, std::int64_t{0}, NetworkTime::kUnitsPerTick - 1) &&
+              w.boolean(yes) && w.boolean(yes) && w.integer(offset, -kMaxFeedbackTickOffset, kMaxFeedbackTickOffset) &&
+              w.bits(raw_units, 16));
+  std::uint32_t zero = 0;
+  ASSERT_TRUE(w.bits(zero, 32));
+  SnapshotTimeBlock out;
+  const auto r = decode(w.data(), out);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kOutOfRange);
+}
+
+TEST(SnapshotTimingObligations, RandomBytesNeverCrash) {
+  const std::uint64_t seed = std::random_device{}();
+  std::cout << "[   SEED   ] " << seed << std::endl;
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < 20000; ++i) {
+    std::vector<std::uint8_t> bytes(rng() % 24);
+    for (auto& b : bytes) b = static_cast<std::uint8_t>(rng());
+    SnapshotTimeBlock out;
+    const auto r = decode(bytes, out);
+    if (r.ok()) {
+      // Whatever decodes is within its declared ranges.
+      EXPECT_LT(out.timing.fraction_units, NetworkTime::kUnitsPerTick);
+      if (out.feedback && out.feedback->lead) {
+        EXPECT_LE(std::abs(out.feedback->lead->units), kMaxLeadUnits);
+        EXPECT_LE(std::abs(out.feedback->lead->input_tick - out.timing.server_tick), kMaxFeedbackTickOffset);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tickwire::timesync

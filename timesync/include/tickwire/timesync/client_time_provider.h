@@ -1,0 +1,111 @@
+#pragma once
+// Our client provider. Both timelines are steered relative to the estimated
+// server time (clock_estimator.h), whose drift estimate sets their base
+// rate:
+//   predicted     = server time + lead   (lead from the server's feedback on
+//                                          when our inputs arrive, lead_estimator.h)
+//   interpolation = server time - delay  (delay from when snapshots arrive,
+//                                          interpolation_estimator.h)
+// Each target passes a fast-attack, slow-release filter, and each timeline
+// follows its target by a bounded, proportional change of rate with a dead
+// band, or jumps when far off (steering.h). Before the server has reported
+// on any input, the lead starts from the round trip with a generous margin.
+// See docs/time.md for the whole loop and every setting.
+
+#include "tickwire/timesync/interpolation_estimator.h"
+#include "tickwire/timesync/lead_estimator.h"
+#include "tickwire/timesync/steering.h"
+#include "tickwire/timesync/time_provider.h"
+
+namespace tickwire::timesync {
+
+// Remote entities: a jump of the interpolation time is visible either way,
+// so only large errors jump, and catching up is no more urgent than
+// falling back. Here the costly side is ahead (outrunning the snapshots),
+// so the narrow band is there.
+inline SteeringConfig default_interpolation_steering() {
+  SteeringConfig c;
+  c.max_speedup = 0.05;
+  c.deadband_behind = Duration::millis(3);
+  c.deadband_ahead = Duration::micros(500);
+  c.reset_behind = Duration::millis(250);
+  return c;
+}
+
+// Targets rise at once by anything over half a millisecond, and fall only
+// after twenty seconds of being 4 ms too high, by half a millisecond a
+// second. A high quantile must fall between the rare samples that raise it,
+// so every rise is followed by a fall: holding long and falling slowly keeps
+// those cycles (each one a change of sign of the time scale) to well under
+// one a minute, and a lead or buffer that shrinks over tens of seconds costs
+// nothing anyone sees. A fall of more than 20 ms (a shorter route) is a
+// change, not a wobble: it is followed after 2 s, a fifth of the gap a
+// second (TargetFilterConfig's defaults).
+inline TargetFilterConfig default_target_filter() {
+  TargetFilterConfig c;
+  c.rise_hysteresis = Duration::micros(500);
+  c.fall_hysteresis = Duration::millis(4);
+  c.release_hold = Duration::seconds(20);
+  c.release_rate = Duration::micros(500);
+  return c;
+}
+
+enum class ClientTimeMode : std::uint8_t {
+  kSmooth,         // scale time toward the targets, jump only when far off
+  kHardResetOnly,  // never scale time: run at the local clock's rate, jump when off
+};
+
+struct ClientTimeProviderConfig {
+  ClientTimeMode mode = ClientTimeMode::kSmooth;
+  LeadEstimatorConfig lead;
+  InterpolationEstimatorConfig interpolation;
+  // Added to the estimated requirements: room for what the estimates cannot
+  // see coming (a frame that runs long, a slightly worse minute).
+  Duration lead_safety = Duration::millis(1);
+  Duration delay_safety = Duration::millis(1);
+  // Before any feedback: lead = RTT / 2 + 4 x RTT deviation (once 8 round
+  // trips back it) + this. A tick covers the frame the input waits for and
+  // then some; feedback trims it.
+  Duration initial_lead_margin = Duration::millis(17);
+  // Before enough arrivals: delay = 2 x RTT deviation + this, two snapshot
+  // intervals at 60 Hz.
+  Duration initial_delay = Duration::millis(34);
+  TargetFilterConfig lead_filter = default_target_filter();
+  TargetFilterConfig delay_filter = default_target_filter();
+  SteeringConfig predicted_steering;
+  SteeringConfig interpolation_steering = default_interpolation_steering();
+};
+
+class ClientTimeProvider final : public TimeProvider {
+ public:
+  // Throws std::invalid_argument for an unusable config.
+  explicit ClientTimeProvider(ClientTimeProviderConfig config = {});
+
+  std::string_view name() const override { return "adaptive"; }
+  bool ready(const ProviderInputs& in) const override;
+  void initialize(Timelines& t, const ProviderInputs& in) override;
+  Advance advance(Timelines& t, const ProviderInputs& in, Duration elapsed) override;
+  std::optional<NetworkTime> server_time(const ProviderInputs& in) const override;
+  void on_snapshot(const ProviderInputs& in, const SnapshotObservation& obs) override;
+
+  // The targets as filtered, for statistics.
+  std::optional<Duration> target_lead() const { return lead_filter_.value(); }
+  std::optional<Duration> target_delay() const { return delay_filter_.value(); }
+
+ private:
+  Duration raw_lead(const ClientMeasurements& m) const;
+  Duration raw_delay(const ClientMeasurements& m) const;
+  void forget_if_clock_stepped(const ClientMeasurements& m);
+
+  ClientTimeProviderConfig config_;
+  LeadEstimator lead_;
+  InterpolationEstimator interpolation_;
+  TargetFilter lead_filter_;
+  TargetFilter delay_filter_;
+  Steering predicted_;
+  Steering interpolated_;
+  std::uint64_t clock_steps_seen_ = 0;
+  bool lead_learning_ = true;
+};
+
+}  // namespace tickwire::timesync

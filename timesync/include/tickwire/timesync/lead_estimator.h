@@ -1,0 +1,112 @@
+#pragma once
+// How far ahead of the server the predicted timeline must run so that
+// inputs reach the server in time, from the server's arrival feedback.
+//
+// Each feedback sample gives one input's *need*: the lead (predicted time
+// minus estimated server time) at which that input would have arrived
+// exactly as the server consumed it. It folds in everything between the
+// tick boundary and the server's queue: the frame the client ran the tick
+// in, the uplink's delay and jitter, stalls behind a delayed packet, and,
+// when the first copy was lost, the extra tick a redundant copy needs. A
+// lead above a fraction 1 - p of the needs makes a fraction p of inputs
+// late. Since it is measured against the estimated server time, an error of
+// that estimate cancels out of lead = need.
+//
+// The needs are split into a level and a tail, so that each follows change
+// at its own pace:
+// - level: the median need of the last moments; it follows a route change
+//   within a second, and a rise of every recent sample at once within a few
+//   samples;
+// - tail: the needs above (or below) the level at their time, over minutes,
+//   because late inputs are rare events (loss, delay spikes) whose rate can
+//   only be known from many samples. Being relative, the tail survives a
+//   change of level: after a route change the tail learned before still
+//   applies.
+// Required lead = level + the tail's (1 - target_late_rate) quantile.
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <set>
+
+#include "tickwire/core/time.h"
+
+namespace tickwire::timesync {
+
+struct LeadEstimatorConfig {
+  // Share of inputs the lead may leave late: one in a thousand. Losses of
+  // every copy of an input are beyond any lead and do not count here. Lower
+  // values buy little on lossy links: what remains late there is mostly an
+  // input whose first two copies were both lost, and covering those costs a
+  // whole extra tick of lead (docs/time.md, "What a lead costs").
+  double target_late_rate = 1e-3;
+  // The level is the median over this window, centred on each sample when
+  // it enters the tail (so a step of the level splits cleanly) and trailing
+  // for the level now.
+  Duration level_window = Duration::seconds(2);
+  // A rise of the level is taken at once when the smallest of this many
+  // recent needs is above the level by more than the level's spread (or
+  // rise_margin_min): every recent input needed more. Eight samples outlast
+  // the stall behind a 100 ms delay spike at 60 inputs a second, so a spike
+  // is tail, not level.
+  std::uint32_t rise_samples = 8;
+  Duration rise_margin_min = Duration::millis(1);
+  // Minutes of tail: at 60 samples a second and the default late rate, the
+  // quantile is the eighth largest of 7200 samples, well inside the events
+  // (losses, delay spikes) that come more often than once a minute.
+  Duration tail_window = Duration::seconds(120);
+  // Bounds memory whatever the sample rate.
+  std::uint32_t max_tail_samples = 16384;
+  std::uint32_t max_level_samples = 1024;
+  // Until the tail holds this many samples the requirement is the largest
+  // need seen (plus the learning margin): conservative while little is known.
+  std::uint32_t min_tail_samples = 60;
+  // Until this many needs were seen (10 s at 60 a second) the estimate has
+  // not met the network's rare events yet; the requirement carries
+  // learning_margin on top, one tick at 60 Hz: what an input needs when its
+  // first copy is lost and the next packet, a tick later, brings it.
+  std::uint32_t learning_samples = 600;
+  Duration learning_margin = Duration::millis(17);
+};
+
+class LeadEstimator {
+ public:
+  // Throws std::invalid_argument for an unusable config.
+  explicit LeadEstimator(LeadEstimatorConfig config = {});
+
+  // One input's need, learned at local time `now`.
+  void add(Time now, Duration need);
+  // The lead that leaves at most target_late_rate of inputs late; empty
+  // before the first sample.
+  std::optional<Duration> required() const { return required_; }
+  // True once the tail holds min_tail_samples.
+  bool settled() const { return tail_.size() >= config_.min_tail_samples; }
+  // True until learning_samples needs were seen.
+  bool learning() const { return samples_ < config_.learning_samples; }
+  Duration level() const { return Duration::micros(static_cast<std::int64_t>(level_us_)); }
+  std::size_t samples() const { return samples_; }
+  void clear();
+
+ private:
+  struct Sample {
+    Time at;
+    double need_us = 0;
+  };
+  void commit_ready(Time now);
+  void update_level();
+  void update_required();
+  double tail_quantile() const;
+
+  LeadEstimatorConfig config_;
+  std::deque<Sample> recent_;    // the last level_window of samples
+  std::size_t uncommitted_ = 0;  // the newest samples of recent_ not yet in the tail
+  std::deque<Sample> tail_log_;  // need - level, in arrival order, for expiry
+  std::multiset<double> tail_;   // the same values, sorted
+  double level_us_ = 0;
+  double max_need_us_ = 0;
+  std::optional<Duration> required_;
+  std::size_t samples_ = 0;
+};
+
+}  // namespace tickwire::timesync

@@ -1,0 +1,75 @@
+#include "tickwire/timesync/input_arrival_tracker.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace tickwire::timesync {
+
+namespace {
+
+InputArrivalTrackerConfig checked(InputArrivalTrackerConfig c) {
+  c.tick_rate = NetworkTime(c.tick_rate).tick_rate();
+  if (c.window_ticks < 8 || c.window_ticks > static_cast<std::uint32_t>(kMaxFeedbackTickOffset)) {
+    throw std::invalid_argument("InputArrivalTrackerConfig: window_ticks must be in [8, 4095]");
+  }
+  return c;
+}
+
+}  // namespace
+
+InputArrivalTracker::InputArrivalTracker(InputArrivalTrackerConfig config)
+    : config_(checked(config)), records_(2 * static_cast<std::size_t>(config_.window_ticks)) {}
+
+InputArrivalTracker::Record& InputArrivalTracker::record(Tick tick) {
+  if (Record* r = records_.find(tick)) return *r;
+  return records_.insert(tick, Record{});
+}
+
+void InputArrivalTracker::on_input(Tick tick, const NetworkTime& arrival) {
+  if (arrival.tick_rate() != config_.tick_rate || arrival.is_negative()) return;
+  const double margin_ticks = static_cast<double>(tick.value()) - arrival.ticks_f();
+  // Also keeps the lead's tick within the wire's offset from any snapshot
+  // sent around now.
+  if (std::fabs(margin_ticks) > static_cast<double>(config_.window_ticks)) {
+    ++stats_.out_of_window;
+    return;
+  }
+  Record& r = record(tick);
+  if (r.arrived) {
+    ++stats_.duplicates;
+    return;
+  }
+  r.arrived = true;
+  ++stats_.inputs;
+  if (r.consumed && r.missed) ++stats_.late;
+
+  const double scaled = std::round(margin_ticks * kLeadUnitsPerTick);
+  const auto units = static_cast<std::int32_t>(
+      std::clamp(scaled, -static_cast<double>(kMaxLeadUnits), static_cast<double>(kMaxLeadUnits)));
+  // The report carries the worst arrival since the previous one: when two
+  // inputs arrive together after a loss, the one that needed the redundant
+  // copy is the one the client must hear about.
+  if (!pending_ || units < pending_->units) pending_ = InputFeedback::Lead{tick, units};
+}
+
+void InputArrivalTracker::on_tick_consumed(Tick tick, bool had_input) {
+  Record& r = record(tick);
+  if (r.consumed) return;
+  r.consumed = true;
+  if (!had_input) {
+    r.missed = true;
+    ++stats_.missed;
+  }
+}
+
+InputFeedback InputArrivalTracker::make_report(Tick snapshot_tick) {
+  InputFeedback f;
+  if (pending_ && std::abs(pending_->input_tick - snapshot_tick) <= kMaxFeedbackTickOffset) f.lead = pending_;
+  pending_.reset();
+  f.missed_total = static_cast<std::uint16_t>(stats_.missed & 0xFFFF);
+  f.late_total = static_cast<std::uint16_t>(stats_.late & 0xFFFF);
+  return f;
+}
+
+}  // namespace tickwire::timesync

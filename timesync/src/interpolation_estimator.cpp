@@ -1,0 +1,107 @@
+#include "tickwire/timesync/interpolation_estimator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace tickwire::timesync {
+
+namespace {
+
+InterpolationEstimatorConfig checked(InterpolationEstimatorConfig c) {
+  if (!(c.target_starved_rate > 0.0 && c.target_starved_rate < 1.0)) {
+    throw std::invalid_argument("InterpolationEstimatorConfig: target_starved_rate must be in (0, 1)");
+  }
+  if (c.window <= Duration::zero() || c.max_samples == 0 || c.min_samples == 0) {
+    throw std::invalid_argument("InterpolationEstimatorConfig: window and sample counts must be positive");
+  }
+  return c;
+}
+
+double micros_between(const NetworkTime& later, const NetworkTime& earlier) {
+  return static_cast<double>((later - earlier).units()) / static_cast<double>(later.tick_rate());
+}
+
+}  // namespace
+
+InterpolationEstimator::InterpolationEstimator(InterpolationEstimatorConfig config) : config_(checked(config)) {}
+
+void InterpolationEstimator::clear() {
+  intervals_.clear();
+  newest_sent_.reset();
+  newest_arrival_.reset();
+  last_recompute_.reset();
+  required_.reset();
+}
+
+void InterpolationEstimator::add(Time now, const NetworkTime& sent, const NetworkTime& server_now, Time previous_frame,
+                                 const NetworkTime& server_at_previous_frame, Duration frame_interval) {
+  const std::uint32_t rate = sent.tick_rate();
+  if (server_now.tick_rate() != rate || server_at_previous_frame.tick_rate() != rate) return;
+  if (newest_sent_ && (newest_sent_->tick_rate() != rate || sent <= *newest_sent_)) return;
+  if (newest_sent_) {
+    const double length = micros_between(server_now, *newest_arrival_);
+    // The oldest the replaced snapshot was seen at: at the previous frame,
+    // if one came after it arrived; if none did, it was never the newest on
+    // screen and cannot have starved anything.
+    const double age =
+        previous_frame >= newest_arrival_local_ ? micros_between(server_at_previous_frame, *newest_sent_) : -1e12;
+    // A clock estimate that moved backwards can make an interval look
+    // negative; it starved for no time then.
+    // A frame interval of zero (unknown) counts starvation as time.
+    intervals_.push_back(Interval{now, age, std::max(0.0, length),
+                                  static_cast<double>(std::max(frame_interval, Duration::zero()).micros())});
+  }
+  newest_sent_ = sent;
+  newest_arrival_ = server_now;
+  newest_arrival_local_ = now;
+  while (!intervals_.empty() &&
+         (intervals_.size() > config_.max_samples || now - intervals_.front().at > config_.window)) {
+    intervals_.pop_front();
+  }
+  if (intervals_.size() < config_.min_samples) return;
+  if (!required_ || !last_recompute_ || now - *last_recompute_ >= config_.recompute_interval) {
+    last_recompute_ = now;
+    recompute();
+  }
+}
+
+void InterpolationEstimator::recompute() {
+  double total = 0;
+  double high = -1e18;
+  double low = 1e18;
+  for (const Interval& i : intervals_) {
+    total += i.length_us;
+    if (i.age_us < -1e11) continue;  // never on screen
+    high = std::max(high, i.age_us);
+    low = std::min(low, i.age_us - i.length_us);
+  }
+  if (high < low) return;  // nothing was ever on screen long enough to count
+  const double allowed = config_.target_starved_rate * total;
+  auto starved = [this](double delay) {
+    double sum = 0;
+    for (const Interval& i : intervals_) {
+      const double over = i.age_us - delay;
+      if (over <= 0) continue;
+      // Each frame whose age passed the delay starves whole.
+      const double frames_time = i.frame_us > 0 ? i.frame_us * std::ceil(over / i.frame_us) : over;
+      sum += std::min(i.length_us, frames_time);
+    }
+    return sum;
+  };
+  // starved() never rises as the delay grows and is zero at the largest
+  // age: bisect for the smallest delay within the allowance, to a
+  // microsecond.
+  low = std::min(low, high);
+  while (high - low > 1.0) {
+    const double mid = (low + high) / 2.0;
+    if (starved(mid) <= allowed) {
+      high = mid;
+    } else {
+      low = mid;
+    }
+  }
+  required_ = Duration::micros(std::llround(std::ceil(high)));
+}
+
+}  // namespace tickwire::timesync
