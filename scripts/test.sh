@@ -15,6 +15,12 @@ cmake --build build -j"$jobs"
 echo "== tests (Release): every suite"
 ctest --test-dir build --output-on-failure -j"$jobs" --timeout 300
 
+echo "== benchmarks, short runs (the full sweeps are run by hand: see README)"
+mkdir -p build/bench-results
+build/bench/timesync/bench_timesync --minutes 1 --profile broadband,wifi --json build/bench-results/timesync.json
+build/bench/snapshot/bench_snapshot --seconds 10 --json build/bench-results/snapshot.json
+build/bench/rollback/bench_rollback --entities 32 --depth 15 --json build/bench-results/rollback.json
+
 echo "== build (ASan+UBSan)"
 cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTICKWIRE_WERROR=ON -DTICKWIRE_SANITIZE=ON \
   -DTICKWIRE_BUILD_BENCH=OFF >/dev/null
@@ -23,5 +29,8 @@ cmake --build build-sanitize -j"$jobs"
 echo "== tests (ASan+UBSan): deterministic suites"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-sanitize --output-on-failure -j"$jobs" -L 'unit|sim|adversarial' --timeout 600
+
+echo "== fuzzing (short run; scripts/fuzz.sh TARGET SECONDS for longer)"
+./scripts/fuzz.sh snapshot_decode "${TICKWIRE_FUZZ_SECONDS:-30}"
 
 echo "== all test suites passed"

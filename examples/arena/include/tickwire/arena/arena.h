@@ -1,0 +1,117 @@
+#pragma once
+// The reference game: a small 2D top-down arena that exercises every part
+// of the runtime. Players move, dash and shoot; projectiles are spawned by
+// the shooter; players push each other (so predictions can fail and must
+// be corrected); platforms follow a fixed path by server tick and carry
+// whoever stands on them (the elevator problem).
+//
+// Shared by the dedicated server, the bots and the tests. Its simulate() is
+// deterministic: it walks entities in id order, uses only the world's
+// quantized state and the tick, and reads no clock or random source.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "tickwire/core/tick.h"
+#include "tickwire/snapshot/schema.h"
+#include "tickwire/snapshot/world.h"
+
+namespace tickwire::arena {
+
+using snapshot::EntityId;
+using snapshot::Field;
+using snapshot::Vec2;
+
+inline constexpr float kHalfSize = 40.0F;         // the arena is 80 m square
+inline constexpr float kPlayerRadius = 0.5F;
+inline constexpr float kPlayerSpeed = 6.0F;       // m/s, walking
+inline constexpr float kDashSpeed = 18.0F;        // m/s, for kDashTicks
+inline constexpr int kDashTicks = 8;
+inline constexpr int kDashCooldownTicks = 60;
+inline constexpr float kProjectileSpeed = 20.0F;
+inline constexpr int kProjectileLifeTicks = 90;
+inline constexpr int kShootCooldownTicks = 15;
+inline constexpr int kMaxHealth = 100;
+inline constexpr int kProjectileDamage = 10;
+inline constexpr float kPlatformHalfWidth = 2.0F;
+inline constexpr int kPlatformPeriodTicks = 480;  // there and back in 8 s at 60 Hz
+
+// What one player asks for in one tick.
+struct Input {
+  Vec2 move;           // each axis in [-1, 1]
+  float aim = 0.0F;    // radians
+  bool dash = false;
+  bool shoot = false;
+  std::uint8_t shot_id = 0;  // the shooter's local id for a predicted projectile
+  bool operator==(const Input&) const = default;
+};
+
+struct PlayerInput {
+  std::uint32_t owner = 0;  // the client id
+  Input input;
+};
+
+struct Schema {
+  snapshot::Schema schema;
+  snapshot::TypeId player_type;
+  snapshot::TypeId projectile_type;
+  snapshot::TypeId platform_type;
+  snapshot::TypeId input_type;
+
+  Field<Vec2> player_position;
+  Field<Vec2> player_velocity;
+  Field<std::int32_t> player_owner;
+  Field<std::int32_t> player_dash_ticks;
+  Field<std::int32_t> player_dash_cooldown;
+  Field<std::int32_t> player_shoot_cooldown;
+  Field<std::int32_t> player_health;
+
+  Field<Vec2> projectile_position;
+  Field<Vec2> projectile_velocity;
+  Field<std::int32_t> projectile_owner;
+  Field<std::int32_t> projectile_spawn_tick;
+  Field<std::int32_t> projectile_shot_id;
+
+  Field<Vec2> platform_position;
+  Field<std::int32_t> platform_path;
+
+  // The input as a record type, for the wire.
+  Field<Vec2> input_move;
+  Field<float> input_aim;
+  Field<bool> input_dash;
+  Field<bool> input_shoot;
+  Field<std::int32_t> input_shot_id;
+};
+
+// Registers the game's types. Call once at start-up; the result's
+// schema.hash() goes into the protocol fingerprint.
+const Schema& schema();
+
+// Puts the fixed scenery (the platforms) into a fresh server world.
+void populate(snapshot::World& world);
+
+// Spawns the entity a newly joined client controls.
+EntityId spawn_player(snapshot::World& world, std::uint32_t owner);
+
+// The player entity of a client, if any.
+std::optional<EntityId> find_player(const snapshot::World& world, std::uint32_t owner);
+
+// Where platform `path` stands at `tick`: a pure function of the tick, so a
+// client can predict a platform exactly.
+Vec2 platform_position_at(std::int32_t path, Tick tick);
+
+// Advances the world by one tick with the inputs of this tick (at most one
+// per owner; missing owners stand still). `resimulating` is true when the
+// client replays a tick it already predicted: effects are skipped then.
+struct TickContext {
+  bool resimulating = false;
+  bool is_server = true;
+};
+void simulate(snapshot::World& world, Tick tick, std::span<const PlayerInput> inputs, const TickContext& ctx);
+
+// Checks an input decoded from the network: finite, in range.
+bool valid_input(const Input& input);
+
+}  // namespace tickwire::arena

@@ -1,0 +1,268 @@
+#include "tickwire/arena/arena.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tickwire::arena {
+namespace {
+
+constexpr float kDt = 1.0F / 60.0F;
+constexpr int kPlatforms = 3;
+constexpr float kPi = 3.14159265358979F;
+
+Schema make_schema() {
+  Schema s;
+  snapshot::SchemaBuilder b;
+  const Vec2 lo{-kHalfSize, -kHalfSize};
+  const Vec2 hi{kHalfSize, kHalfSize};
+  const Vec2 vlo{-kDashSpeed - 2.0F, -kDashSpeed - 2.0F};
+  const Vec2 vhi{kDashSpeed + 2.0F, kDashSpeed + 2.0F};
+  {
+    auto t = b.entity_type("player");
+    t.priority(4.0F);
+    s.player_type = t.id();
+    s.player_position = t.add_vec2("position", lo, hi, 0.01F);
+    s.player_velocity = t.add_vec2("velocity", vlo, vhi, 0.01F);
+    s.player_owner = t.add_int("owner", 0, 65535);
+    s.player_dash_ticks = t.add_int("dash_ticks", 0, kDashTicks);
+    s.player_dash_cooldown = t.add_int("dash_cooldown", 0, kDashCooldownTicks);
+    s.player_shoot_cooldown = t.add_int("shoot_cooldown", 0, kShootCooldownTicks);
+    s.player_health = t.add_int("health", 0, kMaxHealth);
+  }
+  {
+    auto t = b.entity_type("projectile");
+    t.priority(2.0F);
+    s.projectile_type = t.id();
+    const Vec2 plo{-kProjectileSpeed, -kProjectileSpeed};
+    const Vec2 phi{kProjectileSpeed, kProjectileSpeed};
+    s.projectile_position = t.add_vec2("position", lo, hi, 0.01F);
+    s.projectile_velocity = t.add_vec2("velocity", plo, phi, 0.01F);
+    s.projectile_owner = t.add_int("owner", 0, 65535);
+    s.projectile_spawn_tick = t.add_int("spawn_tick", 0, 0x7FFFFFFF);
+    s.projectile_shot_id = t.add_int("shot_id", 0, 255);
+  }
+  {
+    auto t = b.entity_type("platform");
+    s.platform_type = t.id();
+    s.platform_position = t.add_vec2("position", lo, hi, 0.01F);
+    s.platform_path = t.add_int("path", 0, kPlatforms - 1);
+  }
+  {
+    auto t = b.record_type("input");
+    s.input_type = t.id();
+    s.input_move = t.add_vec2("move", {-1.0F, -1.0F}, {1.0F, 1.0F}, 1.0F / 127.0F);
+    s.input_aim = t.add_angle("aim", 12);
+    s.input_dash = t.add_bool("dash");
+    s.input_shoot = t.add_bool("shoot");
+    s.input_shot_id = t.add_int("shot_id", 0, 255);
+  }
+  s.schema = b.build();
+  return s;
+}
+
+Vec2 add(Vec2 a, Vec2 b) { return {a.x + b.x, a.y + b.y}; }
+Vec2 sub(Vec2 a, Vec2 b) { return {a.x - b.x, a.y - b.y}; }
+Vec2 scale(Vec2 a, float k) { return {a.x * k, a.y * k}; }
+float length(Vec2 a) { return std::sqrt(a.x * a.x + a.y * a.y); }
+Vec2 clamp_to_arena(Vec2 p, float margin) {
+  const float lim = kHalfSize - margin;
+  return {std::clamp(p.x, -lim, lim), std::clamp(p.y, -lim, lim)};
+}
+
+const Input* input_of(std::span<const PlayerInput> inputs, std::uint32_t owner) {
+  for (const auto& pi : inputs) {
+    if (pi.owner == owner) return &pi.input;
+  }
+  return nullptr;
+}
+
+struct PlatformMove {
+  Vec2 before;
+  Vec2 delta;
+};
+
+std::vector<PlatformMove> move_platforms(snapshot::World& world, Tick tick, const Schema& s) {
+  std::vector<PlatformMove> moves;
+  for (EntityId id : world.entities(s.platform_type)) {
+    const Vec2 before = world.get(id, s.platform_position);
+    const Vec2 after = platform_position_at(world.get(id, s.platform_path), tick);
+    world.set(id, s.platform_position, after);
+    moves.push_back({before, sub(after, before)});
+  }
+  return moves;
+}
+
+bool on_platform(Vec2 p, Vec2 platform) {
+  return std::fabs(p.x - platform.x) <= kPlatformHalfWidth && std::fabs(p.y - platform.y) <= kPlatformHalfWidth;
+}
+
+struct Shot {
+  Vec2 position;
+  Vec2 velocity;
+  std::uint32_t owner;
+  std::uint8_t shot_id;
+};
+
+void step_player(snapshot::World& world, EntityId id, const Input* in, const std::vector<PlatformMove>& platforms,
+                 std::vector<Shot>& shots, const Schema& s) {
+  auto dash = world.get(id, s.player_dash_ticks);
+  auto dash_cd = world.get(id, s.player_dash_cooldown);
+  auto shoot_cd = world.get(id, s.player_shoot_cooldown);
+  dash = std::max(dash - 1, 0);
+  dash_cd = std::max(dash_cd - 1, 0);
+  shoot_cd = std::max(shoot_cd - 1, 0);
+
+  Vec2 move = in != nullptr ? in->move : Vec2{};
+  const float len = length(move);
+  if (len > 1.0F) move = scale(move, 1.0F / len);
+  if (in != nullptr && in->dash && dash_cd == 0 && len > 0.0F) {
+    dash = kDashTicks;
+    dash_cd = kDashCooldownTicks;
+  }
+  const Vec2 velocity = scale(move, dash > 0 ? kDashSpeed : kPlayerSpeed);
+
+  Vec2 p = world.get(id, s.player_position);
+  for (const auto& m : platforms) {
+    if (on_platform(p, m.before)) {
+      p = add(p, m.delta);  // carried along
+      break;
+    }
+  }
+  p = clamp_to_arena(add(p, scale(velocity, kDt)), kPlayerRadius);
+
+  if (in != nullptr && in->shoot && shoot_cd == 0) {
+    const Vec2 dir{std::cos(in->aim), std::sin(in->aim)};
+    shots.push_back({add(p, scale(dir, kPlayerRadius + 0.25F)), scale(dir, kProjectileSpeed),
+                     static_cast<std::uint32_t>(world.get(id, s.player_owner)), in->shot_id});
+    shoot_cd = kShootCooldownTicks;
+  }
+  world.set(id, s.player_position, p);
+  world.set(id, s.player_velocity, velocity);
+  world.set(id, s.player_dash_ticks, dash);
+  world.set(id, s.player_dash_cooldown, dash_cd);
+  world.set(id, s.player_shoot_cooldown, shoot_cd);
+}
+
+// Overlapping players push each other apart, half each, in id order so
+// every machine resolves the same pairs the same way.
+void resolve_pushes(snapshot::World& world, const Schema& s) {
+  std::vector<EntityId> players(world.entities(s.player_type).begin(), world.entities(s.player_type).end());
+  std::sort(players.begin(), players.end());
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    for (std::size_t j = i + 1; j < players.size(); ++j) {
+      Vec2 a = world.get(players[i], s.player_position);
+      Vec2 b = world.get(players[j], s.player_position);
+      const Vec2 d = sub(b, a);
+      const float dist = length(d);
+      const float overlap = 2.0F * kPlayerRadius - dist;
+      if (overlap <= 0.0F) continue;
+      const Vec2 n = dist > 1e-4F ? scale(d, 1.0F / dist) : Vec2{1.0F, 0.0F};
+      a = clamp_to_arena(sub(a, scale(n, overlap * 0.5F)), kPlayerRadius);
+      b = clamp_to_arena(add(b, scale(n, overlap * 0.5F)), kPlayerRadius);
+      world.set(players[i], s.player_position, a);
+      world.set(players[j], s.player_position, b);
+    }
+  }
+}
+
+void step_projectiles(snapshot::World& world, Tick tick, const Schema& s) {
+  std::vector<EntityId> gone;
+  std::vector<EntityId> projectiles(world.entities(s.projectile_type).begin(), world.entities(s.projectile_type).end());
+  std::sort(projectiles.begin(), projectiles.end());
+  for (EntityId id : projectiles) {
+    const Vec2 p = add(world.get(id, s.projectile_position), scale(world.get(id, s.projectile_velocity), kDt));
+    const auto age = static_cast<std::int64_t>(tick.value()) - world.get(id, s.projectile_spawn_tick);
+    if (age > kProjectileLifeTicks || std::fabs(p.x) >= kHalfSize || std::fabs(p.y) >= kHalfSize) {
+      gone.push_back(id);
+      continue;
+    }
+    world.set(id, s.projectile_position, p);
+    const auto owner = world.get(id, s.projectile_owner);
+    world.for_each([&](EntityId target) {
+      if (world.type_of(target) != s.player_type || world.get(target, s.player_owner) == owner) return;
+      if (length(sub(world.get(target, s.player_position), p)) > kPlayerRadius) return;
+      const auto health = world.get(target, s.player_health) - kProjectileDamage;
+      world.set(target, s.player_health, health > 0 ? health : kMaxHealth);  // respawn at full health
+      if (health <= 0) world.set(target, s.player_position, Vec2{});
+      if (std::find(gone.begin(), gone.end(), id) == gone.end()) gone.push_back(id);
+    });
+  }
+  for (EntityId id : gone) world.despawn(id);
+}
+
+}  // namespace
+
+const Schema& schema() {
+  // Built on first use and never changed afterwards: a constant, not state.
+  static const Schema kSchema = make_schema();
+  return kSchema;
+}
+
+Vec2 platform_position_at(std::int32_t path, Tick tick) {
+  // Each platform slides back and forth along its own segment, as a cosine
+  // of the tick so that it eases at the ends.
+  const auto phase = static_cast<float>(tick.value() % kPlatformPeriodTicks) / static_cast<float>(kPlatformPeriodTicks);
+  const float t = 0.5F - 0.5F * std::cos(2.0F * kPi * phase);
+  const float row = -20.0F + 20.0F * static_cast<float>(path);
+  return {-15.0F + 30.0F * t, row};
+}
+
+void populate(snapshot::World& world) {
+  const Schema& s = schema();
+  for (std::int32_t path = 0; path < kPlatforms; ++path) {
+    const EntityId id = world.spawn(s.platform_type);
+    world.set(id, s.platform_path, path);
+    world.set(id, s.platform_position, platform_position_at(path, Tick(0)));
+  }
+  world.quantize();
+}
+
+EntityId spawn_player(snapshot::World& world, std::uint32_t owner) {
+  const Schema& s = schema();
+  const EntityId id = world.spawn(s.player_type);
+  // Spread spawn points on a ring so new players do not overlap.
+  const float angle = static_cast<float>(owner % 16) * (2.0F * kPi / 16.0F);
+  world.set(id, s.player_position, Vec2{12.0F * std::cos(angle), 12.0F * std::sin(angle)});
+  world.set(id, s.player_owner, static_cast<std::int32_t>(owner % 65536));
+  world.set(id, s.player_health, kMaxHealth);
+  world.quantize(id);
+  return id;
+}
+
+std::optional<EntityId> find_player(const snapshot::World& world, std::uint32_t owner) {
+  const Schema& s = schema();
+  for (EntityId id : world.entities(s.player_type)) {
+    if (world.get(id, s.player_owner) == static_cast<std::int32_t>(owner % 65536)) return id;
+  }
+  return std::nullopt;
+}
+
+void simulate(snapshot::World& world, Tick tick, std::span<const PlayerInput> inputs, const TickContext& ctx) {
+  (void)ctx;  // the arena has no effects to skip while resimulating
+  const Schema& s = schema();
+  const auto platforms = move_platforms(world, tick, s);
+  std::vector<EntityId> players(world.entities(s.player_type).begin(), world.entities(s.player_type).end());
+  std::sort(players.begin(), players.end());
+  std::vector<Shot> shots;
+  for (EntityId id : players) {
+    const auto owner = static_cast<std::uint32_t>(world.get(id, s.player_owner));
+    step_player(world, id, input_of(inputs, owner), platforms, shots, s);
+  }
+  resolve_pushes(world, s);
+  step_projectiles(world, tick, s);
+  for (const Shot& shot : shots) {
+    const EntityId p = world.spawn(s.projectile_type);
+    world.set(p, s.projectile_position, clamp_to_arena(shot.position, 0.01F));
+    world.set(p, s.projectile_velocity, shot.velocity);
+    world.set(p, s.projectile_owner, static_cast<std::int32_t>(shot.owner));
+    world.set(p, s.projectile_spawn_tick, static_cast<std::int32_t>(tick.value() & 0x7FFFFFFF));
+    world.set(p, s.projectile_shot_id, static_cast<std::int32_t>(shot.shot_id));
+  }
+}
+
+bool valid_input(const Input& in) {
+  auto finite_unit = [](float v) { return std::isfinite(v) && v >= -1.0F && v <= 1.0F; };
+  return finite_unit(in.move.x) && finite_unit(in.move.y) && std::isfinite(in.aim);
+}
+
+}  // namespace tickwire::arena

@@ -1,0 +1,151 @@
+#pragma once
+// The body of an input packet (client -> server, unreliable, after the
+// core PacketHeader of type kInput, which carries the sequence, the acks and
+// the timestamps the time system feeds on).
+//
+// Wire format, in order:
+//   first tick      32 bits   tick of the oldest input in the packet
+//   count - 1        6 bits   1..64 inputs, for consecutive ticks
+//   has ack          1 bit
+//   ack offset      varint    signed, zigzag: first tick - newest snapshot
+//                             tick the client holds (when has ack)
+//   input 0                   every component code of the input type in its
+//                             declared bits (fields of one value take none)
+//   input i > 0     1 bit     changed from input i - 1?
+//                             if changed, per component: 1 bit changed, then
+//                             the code in its declared bits when changed
+// An unchanged input costs one bit, so carrying the previous inputs again
+// for redundancy is nearly free while the player holds still.
+//
+// Receiver obligations (tests in tests/prediction/input_packet_adversarial_test.cpp):
+//   1. Reject every truncation (RejectsEveryTruncation).
+//   2. Reject trailing bytes (RejectsTrailingBytes).
+//   3. Reject codes outside a field's range (RejectsOutOfRangeInputCodes):
+//      nothing outside the declared ranges, and so no NaN or infinity, ever
+//      becomes an input.
+//   4. Reject tick arithmetic that leaves the range of Tick: a first tick
+//      whose last input or ack would pass 2^32 - 1 or go below zero
+//      (RejectsTicksPastTheEndOfTime).
+//   5. Survive random bytes (RandomBytesNeverCrash).
+// What the server then does with the ticks (window, duplicates, late
+// inputs) is the InputQueue's part; see input_queue.h.
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "tickwire/core/bit_stream.h"
+#include "tickwire/core/result.h"
+#include "tickwire/core/tick.h"
+#include "tickwire/snapshot/record.h"
+#include "tickwire/snapshot/schema.h"
+
+namespace tickwire::prediction {
+
+inline constexpr std::size_t kMaxInputsPerPacket = 64;
+
+struct InputPacket {
+  Tick first_tick;
+  std::vector<snapshot::Record> inputs;  // ticks first_tick, first_tick + 1, ...; oldest first
+  // The newest snapshot tick the client holds, for the server's baseline
+  // choice. A receiver must ignore an ack newer than anything it sent.
+  std::optional<Tick> snapshot_ack;
+
+  // Tick of the newest input; requires at least one input.
+  Tick last_tick() const { return first_tick + static_cast<std::int64_t>(inputs.size()) - 1; }
+};
+
+namespace detail {
+// Tick arithmetic on hostile values without Tick's throwing checks.
+inline bool tick_in_range(std::int64_t v) {
+  return v >= 0 && v <= static_cast<std::int64_t>(std::numeric_limits<Tick::Rep>::max());
+}
+}  // namespace detail
+
+// Writes, reads or measures a packet body whose inputs are records of
+// `input_type` in `schema`. Writing fails with kInvalidArgument for no
+// inputs, more than kMaxInputsPerPacket, or a record of another type.
+template <class Stream>
+bool serialize_input_packet(Stream& s, InputPacket& p, const snapshot::Schema& schema, snapshot::TypeId input_type) {
+  if (!schema.has_type(input_type)) return s.fail(ErrorCode::kInvalidArgument, "unknown input type");
+  const snapshot::TypeSpec& spec = schema.type(input_type);
+  const std::size_t stride = spec.stride();
+
+  std::uint32_t first = p.first_tick.value();
+  std::uint32_t count_minus_one = 0;
+  bool has_ack = p.snapshot_ack.has_value();
+  std::int64_t ack_offset = 0;
+  if constexpr (!Stream::kReading) {
+    if (p.inputs.empty() || p.inputs.size() > kMaxInputsPerPacket) {
+      return s.fail(ErrorCode::kInvalidArgument, "an input packet holds 1 to 64 inputs");
+    }
+    count_minus_one = static_cast<std::uint32_t>(p.inputs.size() - 1);
+    if (has_ack) ack_offset = p.first_tick - *p.snapshot_ack;
+  }
+  if (!s.bits(first, 32) || !s.bits(count_minus_one, 6) || !s.boolean(has_ack)) return false;
+  if (has_ack && !s.varint_signed(ack_offset)) return false;
+  if constexpr (Stream::kReading) {
+    const auto first64 = static_cast<std::int64_t>(first);
+    if (!detail::tick_in_range(first64 + static_cast<std::int64_t>(count_minus_one))) {
+      return s.fail(ErrorCode::kOutOfRange, "input ticks past the range of Tick");
+    }
+    // ack_offset comes from a varint: bound it before subtracting.
+    if (has_ack && (ack_offset > first64 ||
+                    ack_offset < first64 - static_cast<std::int64_t>(std::numeric_limits<Tick::Rep>::max()))) {
+      return s.fail(ErrorCode::kOutOfRange, "snapshot ack outside the range of Tick");
+    }
+    p.first_tick = Tick(first);
+    p.snapshot_ack = has_ack ? std::optional<Tick>(Tick(static_cast<Tick::Rep>(first64 - ack_offset))) : std::nullopt;
+    p.inputs.clear();
+    p.inputs.reserve(count_minus_one + 1U);
+  }
+
+  std::vector<std::uint32_t> prev(stride);
+  std::vector<std::uint32_t> cur(stride);
+  for (std::size_t i = 0; i <= count_minus_one; ++i) {
+    if constexpr (!Stream::kReading) {
+      if (p.inputs[i].type() != input_type) return s.fail(ErrorCode::kInvalidArgument, "input of another type");
+      p.inputs[i].to_codes(cur);
+    }
+    bool changed = true;
+    if (i > 0) {
+      if constexpr (!Stream::kReading) changed = cur != prev;
+      if (!s.boolean(changed)) return false;
+      if constexpr (Stream::kReading) {
+        if (!changed) cur = prev;
+      }
+    }
+    if (changed) {
+      for (std::size_t k = 0; k < stride; ++k) {
+        const int bits = spec.components[k].bits;
+        if (bits == 0) continue;  // a field of one value: nothing to send
+        bool field_changed = true;
+        if (i > 0) {
+          if constexpr (!Stream::kReading) field_changed = cur[k] != prev[k];
+          if (!s.boolean(field_changed)) return false;
+        }
+        if (field_changed && !s.bits(cur[k], bits)) return false;
+        if constexpr (Stream::kReading) {
+          if (!field_changed) cur[k] = prev[k];
+        }
+      }
+    }
+    if constexpr (Stream::kReading) {
+      snapshot::Record& r = p.inputs.emplace_back(schema, input_type);
+      if (!r.from_codes(cur)) return s.fail(ErrorCode::kOutOfRange, "input field outside its range");
+    }
+    prev.swap(cur);
+  }
+  return true;
+}
+
+// Whole-body helpers for tests and tools (a runtime serializes the body
+// into the same stream as the packet header).
+Result<std::vector<std::uint8_t>> encode_input_packet(const InputPacket& packet, const snapshot::Schema& schema,
+                                                      snapshot::TypeId input_type, std::size_t max_bytes);
+Result<InputPacket> decode_input_packet(std::span<const std::uint8_t> bytes, const snapshot::Schema& schema,
+                                        snapshot::TypeId input_type);
+
+}  // namespace tickwire::prediction

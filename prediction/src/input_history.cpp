@@ -1,0 +1,66 @@
+#include "tickwire/prediction/input_history.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace tickwire::prediction {
+
+namespace {
+// Packets in flight we remember for acks: over 4 s at 60 packets a second,
+// longer than any ack takes to come back.
+constexpr std::size_t kSentWindow = 256;
+}  // namespace
+
+InputHistory::InputHistory(snapshot::Schema schema, snapshot::TypeId input_type, InputHistoryConfig config)
+    : schema_(std::move(schema)),
+      input_type_(input_type),
+      config_(config),
+      inputs_(config.capacity == 0 ? 1 : config.capacity),
+      sent_(kSentWindow) {
+  if (!schema_.has_type(input_type_)) throw std::invalid_argument("InputHistory: unknown input type");
+  if (config_.capacity == 0) throw std::invalid_argument("InputHistory: capacity must be at least 1");
+  if (config_.redundancy == 0 || config_.redundancy > kMaxInputsPerPacket) {
+    throw std::invalid_argument("InputHistory: redundancy must be in 1..64");
+  }
+}
+
+void InputHistory::store(Tick tick, const snapshot::Record& input) {
+  if (input.type() != input_type_) throw std::invalid_argument("InputHistory::store: record of another type");
+  snapshot::Record& stored = inputs_.insert(tick, input);
+  stored.quantize();
+}
+
+std::optional<InputPacket> InputHistory::make_packet(std::optional<Tick> snapshot_ack) const {
+  const auto newest = inputs_.newest();
+  if (!newest) return std::nullopt;
+  // Walk back from the newest while inputs are held, unacknowledged and
+  // within the redundancy.
+  Tick first = *newest;
+  for (std::uint32_t n = 1; n < config_.redundancy && first.value() > 0; ++n) {
+    const Tick older = first - 1;
+    if (acked_ && older <= *acked_) break;
+    if (!inputs_.contains(older)) break;
+    first = older;
+  }
+  InputPacket packet;
+  packet.first_tick = first;
+  packet.snapshot_ack = snapshot_ack;
+  const auto count = *newest - first + 1;
+  packet.inputs.reserve(static_cast<std::size_t>(count));
+  for (std::int64_t i = 0; i < count; ++i) packet.inputs.push_back(*inputs_.find(first + i));
+  return packet;
+}
+
+void InputHistory::on_sent(Sequence sequence, const InputPacket& packet) {
+  if (packet.inputs.empty()) return;
+  if (Tick* slot = sent_.insert(sequence)) *slot = packet.last_tick();
+}
+
+void InputHistory::on_acked(Sequence sequence) {
+  const Tick* newest = sent_.find(sequence);
+  if (newest == nullptr) return;
+  if (!acked_ || *newest > *acked_) acked_ = *newest;
+  sent_.erase(sequence);
+}
+
+}  // namespace tickwire::prediction

@@ -1,0 +1,138 @@
+#pragma once
+// The adaptive models of snapshot bodies, shared in layout by encoder and
+// decoder. A packet's models start where the packet of its baseline left
+// them: both ends hold that state (the client decoded the baseline, the
+// server encoded it), so what the models learned carries over and a small
+// packet does not pay to learn its statistics again. Without a baseline
+// they start fresh. Per-type tables are copied on first touch, so a packet
+// pays only for the types it codes.
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "tickwire/snapshot/residual_code.h"
+#include "tickwire/snapshot/schema.h"
+
+namespace tickwire::snapshot {
+
+// Residuals are coded in one of three contexts picked by the largest
+// residual so far in the same entity (0, 1, larger): the components of one
+// entity tend to be surprising together (a bounce, a turn), so a large
+// residual announces more.
+inline constexpr int kResidualContexts = 3;
+
+// The largest residual a component can need: its range, or half of it
+// when it wraps.
+inline std::uint64_t max_magnitude(const ComponentSpec& c) {
+  return c.wraps ? (std::uint64_t{c.max_code} + 1) / 2 : c.max_code;
+}
+
+inline int residual_context(std::int64_t r) {
+  const std::int64_t m = r < 0 ? -r : r;
+  return m == 0 ? 0 : (m == 1 ? 1 : 2);
+}
+
+struct ComponentModels {
+  std::array<ResidualModel, kResidualContexts> residual;
+  BitModel same_index;  // quaternions: largest component as predicted
+  BitModel motion;      // this packet predicts the field from motion (else holds it)
+};
+
+// An op is coded as "the same as the previous entity's?" and, if not,
+// which of the other three; models are indexed by the previous op. Runs
+// (all unchanged, all moving) then cost one likely decision per entity.
+struct EntityOpModels {
+  std::array<BitModel, 4> same;
+  std::array<BitModel, 4> first;   // the lowest-numbered other op?
+  std::array<BitModel, 4> second;  // else the next one? (else the last)
+};
+
+// The three ops other than `prev`, in increasing order.
+inline void other_ops(std::size_t prev, std::size_t out[3]) {
+  for (std::size_t op = 0, k = 0; op < 4; ++op) {
+    if (op != prev) out[k++] = op;
+  }
+}
+
+struct TypeModels {
+  std::vector<ComponentModels> components;
+};
+
+// The models a packet ended with; immutable once published, shared by
+// every state that inherits it.
+struct ModelState {
+  EntityOpModels ops;
+  MagnitudeModel spawn_count;
+  MagnitudeModel spawn_gap;
+  MagnitudeModel spawn_generation;
+  std::vector<std::shared_ptr<const TypeModels>> types;  // by type id; null: never touched
+};
+
+// The working models of one packet.
+class BodyModels {
+ public:
+  // Starts a packet from `inherited` (null: fresh models).
+  void begin(const Schema& schema, const ModelState* inherited) {
+    inherited_ = inherited;
+    if (inherited != nullptr) {
+      ops = inherited->ops;
+      spawn_count = inherited->spawn_count;
+      spawn_gap = inherited->spawn_gap;
+      spawn_generation = inherited->spawn_generation;
+    } else {
+      ops = EntityOpModels{};
+      spawn_count = MagnitudeModel{};
+      spawn_gap = MagnitudeModel{};
+      spawn_generation = MagnitudeModel{};
+    }
+    touched_.assign(schema.type_count(), nullptr);
+  }
+
+  TypeModels& type(const Schema& schema, TypeId id) {
+    auto& block = touched_[id.value];
+    if (!block) {
+      const TypeModels* from = inherited_ != nullptr && id.value < inherited_->types.size()
+                                   ? inherited_->types[id.value].get()
+                                   : nullptr;
+      if (from != nullptr) {
+        block = std::make_shared<TypeModels>(*from);
+      } else {
+        block = std::make_shared<TypeModels>();
+        block->components.assign(schema.type(id).stride(), ComponentModels{});
+      }
+    }
+    return *block;
+  }
+
+  // The state to hand to packets that use this one as their baseline.
+  std::shared_ptr<const ModelState> publish() const {
+    auto state = std::make_shared<ModelState>();
+    state->ops = ops;
+    state->spawn_count = spawn_count;
+    state->spawn_gap = spawn_gap;
+    state->spawn_generation = spawn_generation;
+    state->types.resize(touched_.size());
+    for (std::size_t i = 0; i < touched_.size(); ++i) {
+      if (touched_[i]) {
+        state->types[i] = touched_[i];
+      } else if (inherited_ != nullptr && i < inherited_->types.size()) {
+        state->types[i] = inherited_->types[i];
+      }
+    }
+    return state;
+  }
+
+  EntityOpModels ops;
+  MagnitudeModel spawn_count;
+  MagnitudeModel spawn_gap;
+  MagnitudeModel spawn_generation;
+
+ private:
+  const ModelState* inherited_ = nullptr;
+  std::vector<std::shared_ptr<TypeModels>> touched_;
+};
+
+}  // namespace tickwire::snapshot

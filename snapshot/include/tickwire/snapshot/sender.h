@@ -1,0 +1,148 @@
+#pragma once
+// The server's side of one client: which states that client holds, which
+// it has acknowledged, what each entity has waited, and how many bytes it
+// may be sent. Each call to encode() turns the world at a tick into one
+// snapshot packet for this client:
+//
+// - Baseline: the newest snapshot the client acknowledged, if it is still
+//   in the history; otherwise a full snapshot. The client holds exactly
+//   the state this sender recorded for that tick, so the delta is exact.
+// - Reference: an older acknowledged state, so changes are coded against
+//   where each entity's recent motion says it would be.
+// - Budget: at most max_payload bytes, and bytes_per_second on average.
+//   When the changes do not fit, a priority accumulator picks what goes
+//   (Glenn Fiedler, "State Synchronization"): an entity's claim is its
+//   priority times how long the client's copy has waited, the highest go
+//   first, and a refreshed entity starts again from zero, so every entity
+//   is refreshed eventually. The wait is read from the baseline itself
+//   (the tick its values came from; for a spawn, since this client first
+//   saw the entity), not kept in a counter: with a round trip of several packets,
+//   consecutive snapshots build on different baselines, and an entity
+//   refreshed in one line of states may still be stale in another.
+// - Spawns and despawns are reliable without a separate channel: a delta
+//   against a state that still holds a despawned entity removes it again,
+//   until the client acknowledges a snapshot that did.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "tickwire/core/tick.h"
+#include "tickwire/snapshot/delta.h"
+#include "tickwire/snapshot/snapshot_codec.h"
+#include "tickwire/snapshot/state_ring.h"
+
+namespace tickwire::snapshot {
+
+struct SenderConfig {
+  std::uint32_t tick_rate = 60;          // ticks per second (for bytes_per_second)
+  std::size_t max_payload = 1100;        // bytes per snapshot: the MTU less the packet header
+  std::uint32_t bytes_per_second = 0;    // average cap; 0 means none
+  std::uint32_t history_ticks = 64;      // states kept; must equal the client's
+  // Ticks between reference and baseline. 0 lets the sender find out:
+  // every reference_probe_interval snapshots it estimates, on a sample of
+  // entities, what the residuals would cost against each acknowledged
+  // state and keeps the cheapest span. Long spans average out
+  // quantization noise in the velocity estimate (steady motion); short
+  // ones follow changes of velocity sooner (players that turn).
+  std::uint32_t reference_span = 0;
+  std::uint32_t reference_probe_interval = 64;
+  // With the same probe, per field: predict from motion or hold the last
+  // value, whichever its recent traffic says is cheaper (a facing that
+  // snaps is cheaper held; one that sweeps, extrapolated).
+  // Steps of the compression, switchable to measure what each buys.
+  bool delta = true;                     // false: every snapshot is a full one
+  bool motion_prediction = true;
+  bool adaptive_reference_span = true;   // false (with reference_span 0): the baseline's age
+  bool choose_motion_per_field = true;   // false: motion wherever the schema declares it
+  bool adaptive_coding = true;
+  bool inherit_models = true;            // adaptive models carry over through the baseline
+};
+
+struct SenderStats {
+  std::uint64_t snapshots = 0;
+  std::uint64_t full_snapshots = 0;      // sent without a baseline
+  std::uint64_t bytes = 0;
+  std::uint64_t changed_sent = 0;        // entity updates sent
+  std::uint64_t changed_deferred = 0;    // entity updates left for a later packet
+  std::uint64_t spawns_sent = 0;
+  std::uint64_t removals_sent = 0;
+  std::uint64_t extra_passes = 0;        // re-encodings to fit the budget
+  std::uint64_t acks = 0;
+  std::uint64_t acks_ignored = 0;        // ticks never sent, or too old
+};
+
+class SnapshotSender {
+ public:
+  // Throws std::invalid_argument for an unusable config (zero rates or
+  // history, history beyond kMaxHistoryTicks, a payload under 64 bytes).
+  SnapshotSender(Schema schema, SenderConfig config = {});
+
+  // Which entities this client sees; unset means all.
+  void set_relevancy(Relevancy relevant) { relevancy_ = std::move(relevant); }
+  // Priority per entity; unset means the type's registered priority.
+  void set_priority(std::function<float(EntityId, TypeId)> priority) { priority_ = std::move(priority); }
+
+  // The client decoded snapshot `tick` (it says so in its input packets).
+  // A tick this sender never sent, or no longer holds, is ignored.
+  void acknowledge(Tick tick);
+
+  // Encodes `current`, the world captured at its tick, into `out`.
+  // Snapshot ticks must increase (std::invalid_argument otherwise).
+  void encode(const WorldState& current, std::vector<std::uint8_t>& out);
+  std::vector<std::uint8_t> encode(const WorldState& current) {
+    std::vector<std::uint8_t> out;
+    encode(current, out);
+    return out;
+  }
+
+  // Forgets every state and ack: the next snapshot is a full one (for a
+  // client that reconnected or lost its states).
+  void reset();
+
+  std::optional<Tick> newest_acked() const { return newest_acked_; }
+  // The state the client holds once it decodes snapshot `tick`.
+  const WorldState* view(Tick tick) const;
+  const SenderStats& stats() const { return stats_; }
+  const SenderConfig& config() const { return config_; }
+
+ private:
+  const WorldState* choose_reference(Tick newer, std::int64_t target, Tick now) const;
+  std::int64_t probe_reference_span(const WorldState& current, const WorldState& baseline, Tick now);
+  std::size_t budget(Tick now);
+  float priority_of(EntityId id, TypeId type) const;
+  void fit(const EncodeInput& in, std::size_t budget, std::vector<std::uint8_t>& out);
+
+  Schema schema_;
+  SenderConfig config_;
+  SnapshotEncoder encoder_;
+  StateRing views_;
+  Relevancy relevancy_;
+  std::function<float(EntityId, TypeId)> priority_;
+  std::optional<Tick> newest_acked_;
+  std::optional<Tick> last_tick_;
+  double tokens_ = 0.0;
+  bool second_order_fields_ = false;  // the schema has Prediction::kAcceleration fields
+  std::int64_t preferred_span_ = 0;
+  std::vector<std::vector<std::uint8_t>> motion_choice_;  // per type and component, as EncodeInput
+  PredictionCosts costs_;
+  std::uint32_t probe_countdown_ = 0;
+  // By entity id: the tick this client first had the entity (of this
+  // generation) to see, which is how long a spawn has waited.
+  struct Seen {
+    std::uint32_t since = 0;
+    std::uint32_t generation = 0;
+    bool valid = false;
+  };
+  std::vector<Seen> seen_;
+  std::vector<float> claim_;  // per item, for the selection
+  std::vector<DeltaItem> items_;
+  std::vector<std::uint32_t> item_bits_;
+  std::vector<std::uint32_t> order_;
+  WorldState scratch_;
+  SenderStats stats_;
+};
+
+}  // namespace tickwire::snapshot

@@ -1,0 +1,96 @@
+#pragma once
+// A ring of world states indexed by tick: the server's history, each
+// client's sent views on the server, and a client's decoded states. Slots
+// keep their storage when reused, so a ring that is written every tick
+// stops allocating once warm. A slot remembers its tick, so a lookup never
+// returns the state of an older tick that shared the slot.
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+#include "tickwire/core/tick.h"
+#include "tickwire/snapshot/world_state.h"
+
+namespace tickwire::snapshot {
+
+class StateRing {
+ public:
+  struct Slot {
+    std::optional<Tick> tick;
+    bool acked = false;  // the sender's mark: the client confirmed this state
+    WorldState state;
+  };
+
+  // Throws std::invalid_argument for capacity 0: a set-up error.
+  explicit StateRing(std::size_t capacity) : slots_(checked(capacity)) {}
+
+  Slot* find(Tick tick) {
+    Slot& s = slots_[index(tick)];
+    return s.tick == tick ? &s : nullptr;
+  }
+  const Slot* find(Tick tick) const {
+    const Slot& s = slots_[index(tick)];
+    return s.tick == tick ? &s : nullptr;
+  }
+
+  // The slot for `tick`, whatever it held before; its state is left for
+  // the caller to overwrite (or swap with).
+  Slot& claim(Tick tick) {
+    Slot& s = slots_[index(tick)];
+    s.tick = tick;
+    s.acked = false;
+    if (!newest_ || tick > *newest_) newest_ = tick;
+    return s;
+  }
+
+  void clear() {
+    for (Slot& s : slots_) {
+      s.tick.reset();
+      s.acked = false;
+    }
+    newest_.reset();
+  }
+
+  std::size_t capacity() const { return slots_.size(); }
+  // Newest tick ever claimed since the last clear (it may have been
+  // overwritten only by a newer one, so it is always held).
+  std::optional<Tick> newest() const { return newest_; }
+  std::span<const Slot> slots() const { return slots_; }
+  std::span<Slot> slots() { return slots_; }
+
+ private:
+  static std::size_t checked(std::size_t capacity) {
+    if (capacity == 0) throw std::invalid_argument("StateRing capacity must be at least 1");
+    return capacity;
+  }
+  std::size_t index(Tick tick) const { return static_cast<std::size_t>(tick.value()) % slots_.size(); }
+
+  std::vector<Slot> slots_;
+  std::optional<Tick> newest_;
+};
+
+// The server's world states per tick, kept for a configurable depth.
+class WorldHistory {
+ public:
+  explicit WorldHistory(std::size_t depth) : ring_(depth) {}
+  // Captures `world` as the state of `tick` and returns it.
+  const WorldState& capture(const World& world, Tick tick) {
+    auto& slot = ring_.claim(tick);
+    snapshot::capture(world, tick, slot.state);
+    return slot.state;
+  }
+  const WorldState* find(Tick tick) const {
+    const auto* s = ring_.find(tick);
+    return s != nullptr ? &s->state : nullptr;
+  }
+  std::optional<Tick> newest() const { return ring_.newest(); }
+  std::size_t depth() const { return ring_.capacity(); }
+
+ private:
+  StateRing ring_;
+};
+
+}  // namespace tickwire::snapshot

@@ -1,0 +1,206 @@
+#pragma once
+// Coding of one changed entity, written once for both directions: the
+// encoder passes its codes in, the decoder gets them out, and both make the
+// same predictions from the same baseline and reference codes. (The
+// snapshot counterpart of the serialize(Stream&) idiom of core/.)
+// Private to the snapshot library.
+
+#include <bit>
+#include <cstdint>
+#include <span>
+
+#include "tickwire/snapshot/body_models.h"
+#include "tickwire/snapshot/motion_predict.h"
+#include "tickwire/snapshot/range_coder.h"
+#include "tickwire/snapshot/residual_code.h"
+#include "tickwire/snapshot/schema.h"
+
+namespace tickwire::snapshot::detail {
+
+struct EncodeIo {
+  static constexpr bool kDecoding = false;
+  RangeEncoder& rc;
+  bool flag(BitModel& m, bool& b) {
+    rc.bit(m, b);
+    return true;
+  }
+  bool raw(std::uint32_t& v, int bits) {
+    rc.direct(v, bits);
+    return true;
+  }
+  bool adaptive = true;
+  bool residual(ResidualModel& m, std::int64_t& r, int max_exponent, std::uint64_t /*max_magnitude*/) {
+    if (adaptive) {
+      encode_residual(rc, m, r, max_exponent);
+    } else {
+      encode_residual_fixed(rc, r, max_exponent);
+    }
+    return true;
+  }
+};
+
+struct DecodeIo {
+  static constexpr bool kDecoding = true;
+  RangeDecoder& rc;
+  bool adaptive = true;
+  const char* failure = nullptr;  // set with the first rejection
+  bool flag(BitModel& m, bool& b) {
+    b = rc.bit(m);
+    return true;
+  }
+  bool raw(std::uint32_t& v, int bits) {
+    v = rc.direct(bits);
+    return true;
+  }
+  bool residual(ResidualModel& m, std::int64_t& r, int max_exponent, std::uint64_t max_magnitude) {
+    r = adaptive ? decode_residual(rc, m, max_exponent) : decode_residual_fixed(rc, max_exponent);
+    const std::uint64_t mag = static_cast<std::uint64_t>(r < 0 ? -r : r);
+    if (mag > max_magnitude) return fail("residual larger than its field's range");
+    return true;
+  }
+  bool fail(const char* why) {
+    if (failure == nullptr) failure = why;
+    return false;
+  }
+};
+
+// What the motion predictor knows about one entity: the reference codes
+// (null when there is no usable reference) and the factors from the tick
+// distances; num and den are kept for quaternions.
+struct MotionContext {
+  const std::uint32_t* ref = nullptr;
+  const std::uint32_t* ref2 = nullptr;  // second reference, for second order
+  std::int64_t num = 0;                 // snapshot tick - baseline's update tick
+  std::int64_t den = 0;                 // baseline's update tick - reference's
+  MotionFactors factors;
+};
+
+template <class Io>
+bool code_value(Io& io, ResidualModel& model, const ComponentSpec& c, std::uint32_t pred, std::uint32_t& value, int& context) {
+  const std::uint64_t limit = max_magnitude(c);
+  std::int64_t r = 0;
+  if constexpr (!Io::kDecoding) {
+    r = static_cast<std::int64_t>(value) - static_cast<std::int64_t>(pred);
+    if (c.wraps) r = wrap_signed(r, std::int64_t{c.max_code} + 1);
+  }
+  if (!io.residual(model, r, max_exponent_for(limit), limit)) return false;
+  if constexpr (Io::kDecoding) {
+    std::int64_t v = static_cast<std::int64_t>(pred) + r;
+    if (c.wraps) {
+      v = wrap_unsigned(v, std::int64_t{c.max_code} + 1);
+    } else if (v < 0 || v > static_cast<std::int64_t>(c.max_code)) {
+      return io.fail("decoded value outside its field's range");
+    }
+    value = static_cast<std::uint32_t>(v);
+  }
+  const int cls = residual_context(r);
+  if (cls > context) context = cls;
+  return true;
+}
+
+template <class Io>
+bool code_quat(Io& io, std::span<const ComponentSpec> cs, std::span<ComponentModels> models, const std::uint32_t* base,
+               const std::uint32_t* ref, std::int64_t num, std::int64_t den, std::uint32_t* codes, int& context) {
+  const std::uint32_t steps = cs[1].max_code;
+  const bool motion = ref != nullptr && cs[0].motion;
+  FixedQuat predicted;
+  std::uint32_t predicted_index = base[0];
+  if (motion) {
+    predicted = extrapolate(fixed_from_codes(base, steps), fixed_from_codes(ref, steps), num, den);
+    predicted_index = static_cast<std::uint32_t>(largest_index(predicted));
+  }
+  std::uint32_t index = codes[0];
+  bool same = index == predicted_index;
+  if (!io.flag(models[0].same_index, same)) return false;
+  if (same) {
+    index = predicted_index;
+  } else if (!io.raw(index, 2)) {
+    return false;
+  }
+  std::uint32_t pred[3] = {base[1], base[2], base[3]};
+  if (motion || index != base[0]) {
+    if (!motion) predicted = fixed_from_codes(base, steps);
+    codes_in_frame(predicted, static_cast<int>(index), steps, pred);
+  }
+  if constexpr (Io::kDecoding) codes[0] = index;
+  for (std::size_t k = 0; k < 3; ++k) {
+    if (!code_value(io, models[1 + k].residual[static_cast<std::size_t>(context)], cs[1 + k], pred[k], codes[1 + k], context)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+inline std::uint32_t predicted(const ComponentSpec& c, const std::uint32_t* base, const MotionContext& m, std::size_t i,
+                               bool second, const std::uint8_t* motion = nullptr) {
+  if (m.ref == nullptr || !c.motion || (motion != nullptr && motion[i] == 0)) return base[i];
+  return predict_code(base[i], m.ref[i], m.ref2 != nullptr ? m.ref2 + i : nullptr, c.wraps, c.max_code, m.factors, second);
+}
+
+// The packet's choice, per motion field of a type, of predicting from
+// motion or holding: sent before the type's first changed entity.
+template <class Io>
+bool code_motion_choice(Io& io, const TypeSpec& type, TypeModels& models, std::vector<std::uint8_t>& mask) {
+  mask.resize(type.components.size(), 1);
+  for (const FieldSpec& f : type.fields) {
+    const std::size_t first = f.offset;
+    const std::size_t last = f.kind == FieldKind::kQuat ? first + 1 : first + f.count;
+    for (std::size_t i = first; i < last; ++i) {
+      if (!type.components[i].motion || type.components[i].max_code == 0) continue;
+      bool use = mask[i] != 0;
+      if (!io.flag(models.components[i].motion, use)) return false;
+      mask[i] = use ? 1 : 0;
+    }
+  }
+  return true;
+}
+
+// Residuals of every field of a changed entity against its prediction;
+// `motion` (per component, may be null) turns motion prediction off.
+template <class Io>
+bool code_changed_entity(Io& io, const TypeSpec& type, TypeModels& models, const std::uint32_t* base,
+                         const MotionContext& m, std::uint32_t* codes, const std::uint8_t* motion = nullptr) {
+  int context = 0;
+  for (const FieldSpec& f : type.fields) {
+    const std::size_t first = f.offset;
+    if (f.kind == FieldKind::kQuat) {
+      const bool moves = m.ref != nullptr && (motion == nullptr || motion[first] != 0);
+      if (!code_quat(io, std::span(type.components).subspan(first, 4), std::span(models.components).subspan(first, 4),
+                     base + first, moves ? m.ref + first : nullptr, m.num, m.den, codes + first, context)) {
+        return false;
+      }
+      continue;
+    }
+    for (std::size_t i = first; i < first + f.count; ++i) {
+      const ComponentSpec& c = type.components[i];
+      if (c.max_code == 0) {  // a one-value range carries nothing
+        codes[i] = 0;
+        continue;
+      }
+      const std::uint32_t pred = predicted(c, base, m, i, c.second_order, motion);
+      if (!code_value(io, models.components[i].residual[static_cast<std::size_t>(context)], c, pred, codes[i], context)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// A spawned entity's codes, raw: there is nothing to predict them from.
+template <class Io>
+bool code_spawned_entity(Io& io, const TypeSpec& type, std::uint32_t* codes) {
+  for (std::size_t i = 0; i < type.components.size(); ++i) {
+    const ComponentSpec& c = type.components[i];
+    if (c.bits == 0) {
+      codes[i] = 0;
+      continue;
+    }
+    if (!io.raw(codes[i], c.bits)) return false;
+    if constexpr (Io::kDecoding) {
+      if (codes[i] > c.max_code) return io.fail("spawned entity's field outside its range");
+    }
+  }
+  return true;
+}
+
+}  // namespace tickwire::snapshot::detail

@@ -1,0 +1,253 @@
+#include "tickwire/snapshot/sender.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace tickwire::snapshot {
+
+namespace {
+
+// Below this a packet could not carry its header and the removals.
+constexpr std::size_t kMinBudget = 64;
+// Re-encoding after a selection changes the adaptive models' state a
+// little, so selection aims this far under the budget.
+constexpr double kSelectionMargin = 0.97;
+constexpr int kMaxFitPasses = 5;
+
+SenderConfig checked(SenderConfig c) {
+  if (c.tick_rate == 0) throw std::invalid_argument("SnapshotSender: tick_rate must be > 0");
+  if (c.history_ticks == 0 || c.history_ticks > kMaxHistoryTicks) {
+    throw std::invalid_argument("SnapshotSender: history_ticks must be in [1, 4096]");
+  }
+  if (c.max_payload < kMinBudget) throw std::invalid_argument("SnapshotSender: max_payload must be at least 64 bytes");
+  return c;
+}
+
+}  // namespace
+
+SnapshotSender::SnapshotSender(Schema schema, SenderConfig config)
+    : schema_(std::move(schema)), config_(checked(config)), encoder_(schema_), views_(config_.history_ticks) {
+  for (const TypeSpec& t : schema_.types()) {
+    for (const ComponentSpec& c : t.components) second_order_fields_ = second_order_fields_ || c.second_order;
+    motion_choice_.emplace_back(t.stride(), std::uint8_t{1});
+  }
+}
+
+void SnapshotSender::reset() {
+  views_.clear();
+  newest_acked_.reset();
+  last_tick_.reset();
+  preferred_span_ = 0;
+  probe_countdown_ = 0;
+  for (auto& choice : motion_choice_) std::fill(choice.begin(), choice.end(), std::uint8_t{1});
+  tokens_ = 0.0;
+  std::fill(seen_.begin(), seen_.end(), Seen{});
+}
+
+void SnapshotSender::acknowledge(Tick tick) {
+  StateRing::Slot* slot = views_.find(tick);
+  if (slot == nullptr) {
+    ++stats_.acks_ignored;
+    return;
+  }
+  ++stats_.acks;
+  slot->acked = true;
+  if (!newest_acked_ || tick > *newest_acked_) newest_acked_ = tick;
+}
+
+const WorldState* SnapshotSender::view(Tick tick) const {
+  const auto* slot = views_.find(tick);
+  return slot != nullptr ? &slot->state : nullptr;
+}
+
+float SnapshotSender::priority_of(EntityId id, TypeId type) const {
+  return priority_ ? priority_(id, type) : schema_.type(type).priority;
+}
+
+const WorldState* SnapshotSender::choose_reference(Tick newer, std::int64_t target, Tick now) const {
+  const WorldState* best = nullptr;
+  std::int64_t best_miss = 0;
+  for (const StateRing::Slot& s : views_.slots()) {
+    if (!s.tick || !s.acked || !(*s.tick < newer) || now - *s.tick >= config_.history_ticks) continue;
+    const std::int64_t span = newer - *s.tick;
+    const std::int64_t miss = span > target ? span - target : target - span;
+    // Ties go to the longer span: the velocity estimate is less noisy.
+    if (best == nullptr || miss < best_miss || (miss == best_miss && *s.tick < best->tick())) {
+      best = &s.state;
+      best_miss = miss;
+    }
+  }
+  return best;
+}
+
+// Tries the acknowledged states at spans along a ladder and returns the
+// span whose estimated residuals are smallest; 0 when there is none.
+std::int64_t SnapshotSender::probe_reference_span(const WorldState& current, const WorldState& baseline, Tick now) {
+  constexpr std::int64_t kLadder[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+  constexpr std::size_t kProbeEntities = 32;
+  const WorldState* tried[std::size(kLadder)] = {};
+  std::size_t tried_count = 0;
+  std::int64_t best_span = 0;
+  std::uint64_t best_bits = 0;
+  for (const std::int64_t rung : kLadder) {
+    const WorldState* ref = choose_reference(baseline.tick(), rung, now);
+    if (ref == nullptr || std::find(tried, tried + tried_count, ref) != tried + tried_count) continue;
+    tried[tried_count++] = ref;
+    const std::int64_t span = baseline.tick() - ref->tick();
+    const WorldState* ref2 = second_order_fields_ ? choose_reference(ref->tick(), span, now) : nullptr;
+    EncodeInput in{&current, &baseline, ref, ref2, config_.adaptive_coding};
+    in.motion_choice = &motion_choice_;
+    const std::uint64_t bits = encoder_.estimate_residual_bits(in, items_, kProbeEntities);
+    if (best_span == 0 || bits < best_bits || (bits == best_bits && span > best_span)) {
+      best_span = span;
+      best_bits = bits;
+    }
+  }
+  if (best_span != 0 && config_.choose_motion_per_field) {
+    // Then, with that reference, motion or hold for each field.
+    const WorldState* ref = choose_reference(baseline.tick(), best_span, now);
+    const WorldState* ref2 = second_order_fields_ ? choose_reference(ref->tick(), best_span, now) : nullptr;
+    const EncodeInput in{&current, &baseline, ref, ref2, config_.adaptive_coding};
+    encoder_.estimate_residual_bits(in, items_, kProbeEntities, &costs_);
+    for (std::size_t t = 0; t < motion_choice_.size(); ++t) {
+      for (std::size_t i = 0; i < motion_choice_[t].size(); ++i) {
+        const std::uint64_t motion = costs_.motion[t][i];
+        const std::uint64_t hold = costs_.hold[t][i];
+        // Types without a sample keep their choice; ties keep motion.
+        if (motion + hold > 0) motion_choice_[t][i] = motion <= hold ? 1 : 0;
+      }
+    }
+  }
+  return best_span;
+}
+
+std::size_t SnapshotSender::budget(Tick now) {
+  if (config_.bytes_per_second == 0) return config_.max_payload;
+  const std::int64_t elapsed = last_tick_ ? now - *last_tick_ : 1;
+  const double rate = static_cast<double>(config_.bytes_per_second);
+  tokens_ += rate * static_cast<double>(elapsed) / static_cast<double>(config_.tick_rate);
+  // Unused allowance carries over for at most a tenth of a second, so a
+  // quiet spell cannot be spent as one long burst.
+  const double cap = static_cast<double>(config_.max_payload) + rate / 10.0;
+  if (tokens_ > cap) tokens_ = cap;
+  const double allowed = tokens_ < static_cast<double>(kMinBudget) ? static_cast<double>(kMinBudget) : tokens_;
+  return std::min(config_.max_payload, static_cast<std::size_t>(allowed));
+}
+
+void SnapshotSender::encode(const WorldState& current, std::vector<std::uint8_t>& out) {
+  const Tick now = current.tick();
+  if (last_tick_ && now <= *last_tick_) throw std::invalid_argument("SnapshotSender: snapshot ticks must increase");
+
+  const WorldState* baseline = nullptr;
+  if (config_.delta && newest_acked_ && now - *newest_acked_ < config_.history_ticks) {
+    if (const auto* slot = views_.find(*newest_acked_)) baseline = &slot->state;
+  }
+  diff_states(schema_, current, baseline, relevancy_, items_);
+
+  const WorldState* reference = nullptr;
+  const WorldState* reference2 = nullptr;
+  if (baseline != nullptr && config_.motion_prediction) {
+    std::int64_t target = config_.reference_span;
+    if (target == 0 && !config_.adaptive_reference_span) target = std::max<std::int64_t>(1, now - baseline->tick());
+    if (target == 0) {
+      if (preferred_span_ == 0 || probe_countdown_ == 0) {
+        preferred_span_ = probe_reference_span(current, *baseline, now);
+        probe_countdown_ = config_.reference_probe_interval;
+      }
+      --probe_countdown_;
+      target = preferred_span_;
+    }
+    reference = choose_reference(baseline->tick(), target, now);
+    if (reference != nullptr && second_order_fields_) {
+      reference2 = choose_reference(reference->tick(), baseline->tick() - reference->tick(), now);
+    }
+  }
+  // How long each spawn has waited: since this client first had it to see.
+  for (const DeltaItem& item : items_) {
+    if (item.op != EntityOp::kSpawned) continue;
+    const EntityState& e = current.entities()[item.current];
+    if (e.id.value >= seen_.size()) seen_.resize(static_cast<std::size_t>(e.id.value) + 1);
+    Seen& seen = seen_[e.id.value];
+    if (!seen.valid || seen.generation != e.generation) seen = Seen{now.value(), e.generation, true};
+  }
+
+  EncodeInput in{&current, baseline, reference, reference2, config_.adaptive_coding, config_.inherit_models};
+  in.motion_choice = &motion_choice_;
+  fit(in, budget(now), out);
+
+  for (const DeltaItem& item : items_) {
+    switch (item.op) {
+      case EntityOp::kChanged: ++(item.send ? stats_.changed_sent : stats_.changed_deferred); break;
+      case EntityOp::kSpawned: ++(item.send ? stats_.spawns_sent : stats_.changed_deferred); break;
+      case EntityOp::kRemoved: ++stats_.removals_sent; break;
+      default: break;
+    }
+  }
+  // The view just built becomes the state recorded for this tick.
+  StateRing::Slot& slot = views_.claim(now);
+  std::swap(slot.state, scratch_);
+  ++stats_.snapshots;
+  if (baseline == nullptr) ++stats_.full_snapshots;
+  stats_.bytes += out.size();
+  tokens_ -= static_cast<double>(out.size());
+  last_tick_ = now;
+}
+
+// Encodes everything; when that is over budget, keeps the entities that
+// waited longest (weighted by priority) whose measured cost fits, and
+// encodes again, tightening until the packet fits. Removals always go:
+// they are a few bits each and make despawns reliable.
+void SnapshotSender::fit(const EncodeInput& in, std::size_t budget, std::vector<std::uint8_t>& out) {
+  for (DeltaItem& item : items_) item.send = true;
+  encoder_.encode(in, items_, out, scratch_, nullptr);
+  if (out.size() <= budget) return;
+  // Over budget: encode again measuring what each entity costs, and rank
+  // the candidates by their claims: priority times how long this client's
+  // copy has waited.
+  ++stats_.extra_passes;
+  encoder_.encode(in, items_, out, scratch_, &item_bits_);
+  const Tick now = in.current->tick();
+  claim_.assign(items_.size(), 0.0F);
+  for (std::size_t i = 0; i < items_.size(); ++i) {
+    const DeltaItem& item = items_[i];
+    if (item.op != EntityOp::kChanged && item.op != EntityOp::kSpawned) continue;
+    const EntityState& e = in.current->entities()[item.current];
+    const std::int64_t waited = item.op == EntityOp::kSpawned ? now - Tick(seen_[e.id.value].since)
+                                                                : now - in.baseline->entities()[item.base].updated;
+    claim_[i] = priority_of(e.id, e.type) * static_cast<float>(waited + 1);
+  }
+
+  order_.clear();
+  std::uint64_t candidate_bits = 0;
+  for (std::uint32_t i = 0; i < items_.size(); ++i) {
+    const EntityOp op = items_[i].op;
+    if (op == EntityOp::kChanged || op == EntityOp::kSpawned) {
+      order_.push_back(i);
+      candidate_bits += item_bits_[i];
+    }
+  }
+  std::stable_sort(order_.begin(), order_.end(), [&](std::uint32_t a, std::uint32_t b) { return claim_[a] > claim_[b]; });
+  const std::uint64_t total_bits = out.size() * 8;
+  const std::uint64_t fixed_bits = total_bits > candidate_bits ? total_bits - candidate_bits : 0;
+  double target = static_cast<double>(budget * 8) * kSelectionMargin;
+  for (int pass = 0; pass < kMaxFitPasses; ++pass) {
+    ++stats_.extra_passes;
+    double used = static_cast<double>(fixed_bits);
+    for (std::uint32_t i : order_) {
+      // A skipped entity still costs its op, about a bit.
+      const double cost = static_cast<double>(item_bits_[i]);
+      const bool take = used + cost <= target;
+      items_[i].send = take;
+      if (take) used += cost;
+    }
+    encoder_.encode(in, items_, out, scratch_, nullptr);
+    if (out.size() <= budget) return;
+    target *= 0.9;
+  }
+  // Still over: send no updates at all, only ops and removals.
+  for (std::uint32_t i : order_) items_[i].send = false;
+  ++stats_.extra_passes;
+  encoder_.encode(in, items_, out, scratch_, nullptr);
+}
+
+}  // namespace tickwire::snapshot

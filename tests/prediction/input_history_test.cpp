@@ -1,0 +1,81 @@
+#include "tickwire/prediction/input_history.h"
+
+#include <gtest/gtest.h>
+
+#include "test_game.h"
+
+namespace tickwire::prediction {
+namespace {
+
+using testing::TestSchema;
+
+snapshot::Record stick(const TestSchema& s, float x) {
+  snapshot::Record r(s.schema, s.input);
+  r.set(s.move, snapshot::Vec2{x, 0});
+  return r;
+}
+
+TEST(InputHistory, PacketCarriesTheNewestAndUnackedInputsUpToTheRedundancy) {
+  TestSchema s;
+  InputHistory h(s.schema, s.input, {.capacity = 64, .redundancy = 4});
+  EXPECT_FALSE(h.make_packet(std::nullopt).has_value());
+  h.store(Tick(10), stick(s, 0.1F));
+  auto p = h.make_packet(Tick(3));
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->first_tick, Tick(10));
+  EXPECT_EQ(p->inputs.size(), 1U);
+  EXPECT_EQ(p->snapshot_ack, std::optional<Tick>(Tick(3)));
+  for (std::uint32_t t = 11; t <= 20; ++t) h.store(Tick(t), stick(s, 0.1F));
+  p = h.make_packet(std::nullopt);
+  EXPECT_EQ(p->first_tick, Tick(17));
+  EXPECT_EQ(p->last_tick(), Tick(20));
+}
+
+TEST(InputHistory, AcknowledgedInputsAreNotSentAgain) {
+  TestSchema s;
+  InputHistory h(s.schema, s.input, {.capacity = 64, .redundancy = 8});
+  for (std::uint32_t t = 1; t <= 5; ++t) h.store(Tick(t), stick(s, 0.0F));
+  auto p = h.make_packet(std::nullopt);
+  EXPECT_EQ(p->first_tick, Tick(1));
+  h.on_sent(Sequence(7), *p);
+  h.on_acked(Sequence(99));  // never sent: ignored
+  EXPECT_FALSE(h.acked().has_value());
+  h.on_acked(Sequence(7));
+  EXPECT_EQ(h.acked(), std::optional<Tick>(Tick(5)));
+  h.store(Tick(6), stick(s, 0.0F));
+  h.store(Tick(7), stick(s, 0.0F));
+  p = h.make_packet(std::nullopt);
+  EXPECT_EQ(p->first_tick, Tick(6));
+  EXPECT_EQ(p->inputs.size(), 2U);
+}
+
+TEST(InputHistory, StoresWhatTheServerWillDecode) {
+  TestSchema s;
+  InputHistory h(s.schema, s.input);
+  h.store(Tick(1), stick(s, 0.123456F));
+  snapshot::Record snapped = stick(s, 0.123456F);
+  snapped.quantize();
+  EXPECT_EQ(*h.find(Tick(1)), snapped);
+  EXPECT_NE(h.find(Tick(1))->get(s.move).x, 0.123456F);
+}
+
+TEST(InputHistory, AGapEndsThePacket) {
+  TestSchema s;
+  InputHistory h(s.schema, s.input, {.capacity = 64, .redundancy = 8});
+  h.store(Tick(1), stick(s, 0.0F));
+  h.store(Tick(3), stick(s, 0.0F));
+  auto p = h.make_packet(std::nullopt);
+  EXPECT_EQ(p->first_tick, Tick(3));
+  EXPECT_EQ(p->inputs.size(), 1U);
+}
+
+TEST(InputHistory, RejectsBadConfiguration) {
+  TestSchema s;
+  EXPECT_THROW(InputHistory(s.schema, s.input, {.capacity = 0}), std::invalid_argument);
+  EXPECT_THROW(InputHistory(s.schema, s.input, {.capacity = 8, .redundancy = 0}), std::invalid_argument);
+  EXPECT_THROW(InputHistory(s.schema, s.input, {.capacity = 8, .redundancy = 65}), std::invalid_argument);
+  EXPECT_THROW(InputHistory(s.schema, TypeId{99}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tickwire::prediction

@@ -1,0 +1,229 @@
+// Delta encoding against acknowledged baselines: every baseline age the
+// history allows, spawns and despawns, id reuse, relevancy, and what the
+// prediction steps buy.
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "snapshot_fixture.h"
+#include "tickwire/snapshot/delta.h"
+#include "tickwire/snapshot/snapshot_codec.h"
+
+namespace tickwire::snapshot {
+namespace {
+
+using testing::KitchenSink;
+using testing::Link;
+
+struct Scene {
+  KitchenSink k;
+  World world{k.schema};
+  std::mt19937_64 rng;
+  std::vector<EntityId> things;
+  std::vector<EntityId> pebbles;
+
+  explicit Scene(std::uint64_t seed, int count = 40) : rng(seed) {
+    for (int i = 0; i < count; ++i) {
+      things.push_back(world.spawn(k.thing));
+      testing::randomize_thing(k, world, things.back(), rng);
+      pebbles.push_back(world.spawn(k.pebble));
+      testing::randomize_pebble(k, world, pebbles.back(), rng);
+    }
+  }
+  // Moves everything a little, as a tick of a game would.
+  void step() {
+    for (EntityId id : things) {
+      Vec3 p = world.get(id, k.position);
+      p.x += 0.37F;
+      p.z -= 0.11F;
+      world.set(id, k.position, p);
+      world.set(id, k.yaw, world.get(id, k.yaw) + 0.05F);
+      if (rng() % 10 == 0) world.set(id, k.health, static_cast<std::int32_t>(rng() % 201) - 100);
+    }
+    for (EntityId id : pebbles) {
+      Vec3 f = world.get(id, k.falling);
+      f.y -= 0.02F * static_cast<float>(tick_ % 40);  // accelerating
+      world.set(id, k.falling, f);
+    }
+    ++tick_;
+  }
+  WorldState capture_at(std::uint32_t tick) {
+    WorldState s;
+    capture(world, Tick(tick), s);
+    return s;
+  }
+  std::uint32_t tick_ = 0;
+};
+
+TEST(Delta, FullSnapshotRoundTrips) {
+  Scene scene(testing::test_seed("Delta.FullSnapshotRoundTrips"), 20);
+  Link link(scene.k.schema);
+  const WorldState s = scene.capture_at(1);
+  const auto got = link.send(s);
+  ASSERT_TRUE(got.has_value());
+  EXPECT_TRUE(testing::same_entities(scene.k.schema, s, *link.receiver.state(*got)));
+  EXPECT_EQ(link.sender.stats().full_snapshots, 1U);
+}
+
+TEST(Delta, AgainstEveryBaselineAgeInTheHistory) {
+  const auto seed = testing::test_seed("Delta.AgainstEveryBaselineAgeInTheHistory");
+  constexpr std::uint32_t kHistory = 32;
+  SenderConfig sc;
+  sc.history_ticks = kHistory;
+  sc.max_payload = 64 * 1024;
+  ReceiverConfig rc;
+  rc.history_ticks = kHistory;
+  rc.max_payload = 64 * 1024;
+  for (std::uint32_t age = 1; age < kHistory; ++age) {
+    Scene scene(seed + age, 10);
+    Link link(scene.k.schema, sc, rc);
+    // The client acknowledges only tick 1; every later snapshot is a delta
+    // against it, up to the oldest age the history holds.
+    const WorldState first = scene.capture_at(1);
+    ASSERT_TRUE(link.send(first, false, 100).has_value());
+    link.sender.acknowledge(Tick(1));
+    link.pending_acks.clear();
+    for (std::uint32_t t = 2; t <= 1 + age; ++t) scene.step();
+    const WorldState later = scene.capture_at(1 + age);
+    const auto got = link.send(later, false, 100);
+    ASSERT_TRUE(got.has_value()) << "age " << age;
+    EXPECT_EQ(link.sender.stats().full_snapshots, 1U) << "age " << age;
+    EXPECT_TRUE(testing::same_entities(scene.k.schema, later, *link.receiver.state(*got))) << "age " << age;
+  }
+  // At the history's length the baseline has aged out: a full snapshot.
+  Scene scene(seed, 10);
+  Link link(scene.k.schema, sc, rc);
+  ASSERT_TRUE(link.send(scene.capture_at(1), false, 100).has_value());
+  link.sender.acknowledge(Tick(1));
+  const auto got = link.send(scene.capture_at(1 + kHistory), false, 100);
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(link.sender.stats().full_snapshots, 2U);
+}
+
+TEST(Delta, WithReferencesAndAckDelaysStaysExact) {
+  Scene scene(testing::test_seed("Delta.WithReferencesAndAckDelaysStaysExact"));
+  SenderConfig sc;
+  sc.max_payload = 64 * 1024;
+  ReceiverConfig rc;
+  rc.max_payload = 64 * 1024;
+  Link link(scene.k.schema, sc, rc);
+  for (std::uint32_t t = 1; t <= 300; ++t) {
+    scene.step();
+    const WorldState s = scene.capture_at(t);
+    const auto got = link.send(s, false, 1 + t % 5);
+    ASSERT_TRUE(got.has_value());
+    ASSERT_TRUE(testing::same_entities(scene.k.schema, s, *link.receiver.state(*got))) << "tick " << t;
+  }
+}
+
+TEST(Delta, IdleWorldCostsOnlyTheHeader) {
+  Scene scene(testing::test_seed("Delta.IdleWorldCostsOnlyTheHeader"), 100);
+  SenderConfig sc;
+  sc.max_payload = 64 * 1024;
+  ReceiverConfig rc;
+  rc.max_payload = 64 * 1024;
+  Link link(scene.k.schema, sc, rc);
+  for (std::uint32_t t = 1; t <= 20; ++t) ASSERT_TRUE(link.send(scene.capture_at(t), false, 1).has_value());
+  EXPECT_LE(link.sent.back().size(), 5U);
+}
+
+TEST(Delta, SpawnsDespawnsAndReusedIds) {
+  const KitchenSink k;
+  World w(k.schema, WorldConfig{8});
+  std::vector<EntityId> ids;
+  for (int i = 0; i < 8; ++i) ids.push_back(w.spawn(k.pebble));
+  Link link(k.schema);
+  std::uint32_t t = 1;
+  auto send = [&] {
+    WorldState s;
+    capture(w, Tick(t++), s);
+    const auto got = link.send(s, false, 0);
+    ASSERT_TRUE(got.has_value());
+    EXPECT_TRUE(testing::same_entities(k.schema, s, *link.receiver.state(*got)));
+  };
+  send();
+  send();
+  w.despawn(ids[3]);
+  send();
+  // The world is full, so the id comes straight back with a new generation
+  // (and another type): the client must see a different entity.
+  w.despawn(ids[5]);
+  const EntityId thing = w.spawn(k.thing);
+  ASSERT_EQ(thing, ids[3]);
+  send();
+  w.despawn(thing);
+  const EntityId pebble = w.spawn(k.pebble);
+  ASSERT_EQ(pebble, ids[5]);
+  send();
+  EXPECT_GE(link.sender.stats().removals_sent, 3U);
+}
+
+TEST(Delta, RelevancyDecidesWhatAClientSees) {
+  Scene scene(testing::test_seed("Delta.RelevancyDecidesWhatAClientSees"), 10);
+  Link link(scene.k.schema);
+  bool show_pebbles = false;
+  const TypeId pebble = scene.k.pebble;
+  link.sender.set_relevancy([&](EntityId, TypeId type) { return show_pebbles || type != pebble; });
+  auto got = link.send(scene.capture_at(1), false, 0);
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(link.receiver.state(*got)->size(), 10U);
+  show_pebbles = true;
+  got = link.send(scene.capture_at(2), false, 0);
+  EXPECT_EQ(link.receiver.state(*got)->size(), 20U);
+  show_pebbles = false;
+  got = link.send(scene.capture_at(3), false, 0);
+  EXPECT_EQ(link.receiver.state(*got)->size(), 10U);
+}
+
+// Encodes the same motion with and without the prediction steps.
+std::size_t bytes_for(bool motion, bool adaptive, std::uint64_t seed) {
+  Scene scene(seed, 60);
+  SenderConfig sc;
+  sc.max_payload = 64 * 1024;
+  sc.motion_prediction = motion;
+  sc.adaptive_coding = adaptive;
+  ReceiverConfig rc;
+  rc.max_payload = 64 * 1024;
+  Link link(scene.k.schema, sc, rc);
+  std::size_t total = 0;
+  for (std::uint32_t t = 1; t <= 120; ++t) {
+    scene.step();
+    EXPECT_TRUE(link.send(scene.capture_at(t), false, 3).has_value());
+    if (t > 20) total += link.sent.back().size();
+  }
+  return total;
+}
+
+TEST(Delta, EachCompressionStepHelpsOnSteadyMotion) {
+  const auto seed = testing::test_seed("Delta.EachCompressionStepHelpsOnSteadyMotion");
+  const std::size_t plain = bytes_for(false, false, seed);
+  const std::size_t predicted = bytes_for(true, false, seed);
+  const std::size_t adaptive = bytes_for(true, true, seed);
+  EXPECT_LT(predicted, plain);
+  EXPECT_LT(adaptive, predicted);
+}
+
+TEST(Delta, DiffClassifiesEveryEntity) {
+  const KitchenSink k;
+  World w(k.schema);
+  const EntityId a = w.spawn(k.pebble);
+  const EntityId b = w.spawn(k.pebble);
+  WorldState before;
+  capture(w, Tick(1), before);
+  w.set(a, k.pebble_position, Vec3{1, 2, 3});
+  w.despawn(b);
+  const EntityId c = w.spawn(k.pebble);
+  WorldState after;
+  capture(w, Tick(2), after);
+  std::vector<DeltaItem> items;
+  diff_states(k.schema, after, &before, {}, items);
+  ASSERT_EQ(items.size(), 3U);
+  EXPECT_EQ(items[0].op, EntityOp::kChanged);
+  EXPECT_EQ(items[1].op, EntityOp::kRemoved);
+  EXPECT_EQ(items[2].op, EntityOp::kSpawned);
+  EXPECT_EQ(after.entities()[items[2].current].id, c);
+}
+
+}  // namespace
+}  // namespace tickwire::snapshot
