@@ -42,6 +42,7 @@ EntityId World::spawn(TypeId type) {
     if (!free_ids_.empty() && (free_ids_.size() >= kReuseAfterFree || next_id_ >= config_.max_entities)) {
       id = free_ids_.front();
       free_ids_.pop_front();
+      entries_[id].queued_free = false;
     } else if (next_id_ < config_.max_entities) {
       id = next_id_++;
     } else {
@@ -91,9 +92,15 @@ bool World::despawn(EntityId id) {
   store.ids.pop_back();
   store.slots.resize(last * stride);
   e.alive = false;
-  free_ids_.push_back(id.value);
+  queue_free(id.value);
   --live_;
   return true;
+}
+
+void World::queue_free(std::uint32_t id) {
+  if (entries_[id].queued_free) return;
+  entries_[id].queued_free = true;
+  free_ids_.push_back(id);
 }
 
 void World::clear() {
@@ -102,7 +109,7 @@ void World::clear() {
     s.slots.clear();
   }
   for (std::uint32_t i = 0; i < entries_.size(); ++i) {
-    if (entries_[i].alive) free_ids_.push_back(i);
+    if (entries_[i].alive) queue_free(i);
     entries_[i].alive = false;
   }
   live_ = 0;

@@ -52,6 +52,22 @@ TEST(World, ReusesIdsLateWithANewGeneration) {
   EXPECT_EQ(small.generation(again), 2U);
 }
 
+// A client mirrors the server's ids with spawn_at; churning entities must
+// not grow the free list without bound.
+TEST(World, MirroredChurnKeepsTheFreeListBounded) {
+  SchemaBuilder b;
+  TypeBuilder t = b.entity_type("thing");
+  t.add_int("x", 0, 10);
+  World w(b.build());
+  for (std::uint32_t i = 0; i < 100'000; ++i) {
+    const EntityId id{i % 16};
+    ASSERT_TRUE(w.spawn_at(id, t.id()));
+    ASSERT_TRUE(w.despawn(id));
+  }
+  EXPECT_LE(w.free_id_count(), 16u);
+  EXPECT_LE(w.free_id_count(), w.id_limit());
+}
+
 TEST(World, SpawnAtMirrorsChosenIds) {
   const KitchenSink k;
   World w(k.schema, WorldConfig{100});

@@ -52,6 +52,8 @@ class World {
   // Bumped at every spawn of the id; 0 for an id never used.
   std::uint32_t generation(EntityId id) const { return id.value < entries_.size() ? entries_[id.value].generation : 0; }
   std::size_t size() const { return live_; }
+  // Ids waiting to be handed out again; never more than id_limit().
+  std::size_t free_id_count() const { return free_ids_.size(); }
   // One past the highest id ever used: the bound of an id-ordered walk.
   std::uint32_t id_limit() const { return static_cast<std::uint32_t>(entries_.size()); }
   // Live entities of one type, densely, in no particular order.
@@ -109,6 +111,11 @@ class World {
     bool alive = false;
     std::uint32_t index = 0;  // position in the type's store
     std::uint32_t generation = 0;
+    // In free_ids_ already. A client mirrors the server's ids with
+    // spawn_at, which never takes ids off the free list; without this mark
+    // every despawn would queue the id again and the list would grow for
+    // as long as entities come and go.
+    bool queued_free = false;
   };
   struct Store {
     std::vector<std::uint32_t> slots;  // stride slots per entity
@@ -118,6 +125,7 @@ class World {
   const std::uint32_t* checked(EntityId id, TypeId type, bool valid, std::uint16_t offset, std::size_t count) const;
   void check_type(TypeId type) const;
   void place(EntityId id, TypeId type);
+  void queue_free(std::uint32_t id);
 
   Schema schema_;
   WorldConfig config_;
