@@ -36,7 +36,8 @@ class CubesIdle final : public Scene {
       if (i < 900) p = {static_cast<float>((i % 30) - 15) * 2.0F, 0.5F, static_cast<float>((i / 30) - 15) * 2.0F};
       world.set(id, position_, p);
       const double yaw = rng_.uniform(0, 2 * std::numbers::pi);
-      world.set(id, rotation_, Quat{0.0F, static_cast<float>(std::sin(yaw / 2)), 0.0F, static_cast<float>(std::cos(yaw / 2))});
+      world.set(id, rotation_,
+                Quat{0.0F, static_cast<float>(std::sin(yaw / 2)), 0.0F, static_cast<float>(std::cos(yaw / 2))});
     }
   }
   void step(snapshot::World& /*world*/) override {}

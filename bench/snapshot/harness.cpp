@@ -39,7 +39,8 @@ std::vector<std::uint8_t> frame(PacketChannel& channel, PacketType type, Time no
 }
 
 // The body after an accepted header, or nothing.
-std::optional<std::span<const std::uint8_t>> unframe(PacketChannel& channel, std::span<const std::uint8_t> bytes, Time now) {
+std::optional<std::span<const std::uint8_t>> unframe(PacketChannel& channel, std::span<const std::uint8_t> bytes,
+                                                     Time now) {
   BitReader r(bytes);
   PacketHeader header;
   if (!serialize(r, header) || !r.align()) return std::nullopt;
@@ -155,7 +156,8 @@ RunResult run_scene(Scene& scene, const RunOptions& options) {
       std::uint32_t input = 0x5A5A5A5A;  // stands in for the game's input
       w.bits(input, 32);
       const auto body = w.take();
-      (void)client->send(*client_peer, Delivery::kUnreliable, frame(client_channel, PacketType::kInput, now, body), now);
+      (void)client->send(*client_peer, Delivery::kUnreliable, frame(client_channel, PacketType::kInput, now, body),
+                         now);
     }
     while (auto ev = server->poll(now)) {
       if (ev->type != TransportEvent::Type::kReceived) continue;
@@ -185,7 +187,8 @@ RunResult run_scene(Scene& scene, const RunOptions& options) {
   const auto wire_bytes = static_cast<double>(after.bytes_sent - before.bytes_sent) +
                           static_cast<double>((after.sent - before.sent) * kIpUdpHeader);
   result.wire_kbps = wire_bytes * 8.0 / seconds / 1000.0;
-  result.snapshot_wire_kbps = static_cast<double>(snapshot_datagram_bytes + snapshot_datagrams * kIpUdpHeader) * 8.0 / seconds / 1000.0;
+  result.snapshot_wire_kbps =
+      static_cast<double>(snapshot_datagram_bytes + snapshot_datagrams * kIpUdpHeader) * 8.0 / seconds / 1000.0;
   result.payload_kbps = static_cast<double>(payload_bytes) * 8.0 / seconds / 1000.0;
   std::sort(sizes.begin(), sizes.end());
   if (!sizes.empty()) {

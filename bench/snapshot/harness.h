@@ -13,11 +13,11 @@
 namespace tickwire::bench {
 
 struct RunOptions {
-  double loss = 0.0;          // each way
-  double seconds = 120.0;     // simulated
+  double loss = 0.0;       // each way
+  double seconds = 120.0;  // simulated
   std::uint64_t seed = 1;
   snapshot::SenderConfig sender;  // tick_rate is taken from the scene
-  bool unlimited = false;     // lift the payload limit (to measure compression alone)
+  bool unlimited = false;         // lift the payload limit (to measure compression alone)
 };
 
 struct RunResult {
@@ -29,9 +29,9 @@ struct RunResult {
   double snapshot_wire_kbps = 0;  // snapshot datagrams only (no transport pings)
   std::size_t bytes_p50 = 0;
   std::size_t bytes_max = 0;
-  double encode_us = 0;   // per client per snapshot
-  double decode_us = 0;   // per decoded snapshot
-  double capture_us = 0;  // per captured tick, shared by all clients
+  double encode_us = 0;          // per client per snapshot
+  double decode_us = 0;          // per decoded snapshot
+  double capture_us = 0;         // per captured tick, shared by all clients
   double mean_baseline_age = 0;  // ticks, over snapshots that had one
   std::uint64_t snapshots = 0;
   std::uint64_t full_snapshots = 0;

@@ -39,7 +39,8 @@ struct Args {
 
 [[noreturn]] void usage(const char* why) {
   std::cerr << "bench_snapshot: " << why << "\n"
-            << "usage: bench_snapshot [--scene asteroids|cubes_idle|arena|arena_smooth] [--seconds N] [--json FILE] [--seed N] "
+            << "usage: bench_snapshot [--scene asteroids|cubes_idle|arena|arena_smooth] [--seconds N] [--json FILE] "
+               "[--seed N] "
                "[--ablation]\n";
   std::exit(2);
 }
@@ -85,11 +86,11 @@ std::unique_ptr<Scene> make(const std::string& name, std::uint64_t seed) {
 }
 
 void print_header() {
-  std::printf("%-12s %4s %3s %8s %8s %9s %5s %5s %7s %7s %7s %5s %11s %4s %4s %8s\n", "scene", "loss", "hz",
-              "payload", "wire", "snap_wire", "p50", "max", "enc_us", "dec_us", "cap_us", "age", "decoded", "full",
-              "drop", "deferred");
-  std::printf("%-12s %4s %3s %8s %8s %9s %5s %5s %7s %7s %7s %5s %11s %4s %4s %8s\n", "", "", "", "kbit/s",
-              "kbit/s", "kbit/s", "bytes", "bytes", "", "", "", "ticks", "of sent", "", "", "");
+  std::printf("%-12s %4s %3s %8s %8s %9s %5s %5s %7s %7s %7s %5s %11s %4s %4s %8s\n", "scene", "loss", "hz", "payload",
+              "wire", "snap_wire", "p50", "max", "enc_us", "dec_us", "cap_us", "age", "decoded", "full", "drop",
+              "deferred");
+  std::printf("%-12s %4s %3s %8s %8s %9s %5s %5s %7s %7s %7s %5s %11s %4s %4s %8s\n", "", "", "", "kbit/s", "kbit/s",
+              "kbit/s", "bytes", "bytes", "", "", "", "ticks", "of sent", "", "", "");
 }
 
 void print_row(const RunResult& r) {

@@ -4,8 +4,8 @@
 
 namespace tickwire::snapshot {
 
-void diff_states(const Schema& schema, const WorldState& current, const WorldState* baseline,
-                 const Relevancy& relevant, std::vector<DeltaItem>& items) {
+void diff_states(const Schema& schema, const WorldState& current, const WorldState* baseline, const Relevancy& relevant,
+                 std::vector<DeltaItem>& items) {
   items.clear();
   const auto cur = current.entities();
   const std::span<const EntityState> base = baseline != nullptr ? baseline->entities() : std::span<const EntityState>{};

@@ -76,7 +76,8 @@ struct MotionContext {
 };
 
 template <class Io>
-bool code_value(Io& io, ResidualModel& model, const ComponentSpec& c, std::uint32_t pred, std::uint32_t& value, int& context) {
+bool code_value(Io& io, ResidualModel& model, const ComponentSpec& c, std::uint32_t pred, std::uint32_t& value,
+                int& context) {
   const std::uint64_t limit = max_magnitude(c);
   std::int64_t r = 0;
   if constexpr (!Io::kDecoding) {
@@ -124,7 +125,8 @@ bool code_quat(Io& io, std::span<const ComponentSpec> cs, std::span<ComponentMod
   }
   if constexpr (Io::kDecoding) codes[0] = index;
   for (std::size_t k = 0; k < 3; ++k) {
-    if (!code_value(io, models[1 + k].residual[static_cast<std::size_t>(context)], cs[1 + k], pred[k], codes[1 + k], context)) {
+    if (!code_value(io, models[1 + k].residual[static_cast<std::size_t>(context)], cs[1 + k], pred[k], codes[1 + k],
+                    context)) {
       return false;
     }
   }
@@ -134,7 +136,8 @@ bool code_quat(Io& io, std::span<const ComponentSpec> cs, std::span<ComponentMod
 inline std::uint32_t predicted(const ComponentSpec& c, const std::uint32_t* base, const MotionContext& m, std::size_t i,
                                bool second, const std::uint8_t* motion = nullptr) {
   if (m.ref == nullptr || !c.motion || (motion != nullptr && motion[i] == 0)) return base[i];
-  return predict_code(base[i], m.ref[i], m.ref2 != nullptr ? m.ref2 + i : nullptr, c.wraps, c.max_code, m.factors, second);
+  return predict_code(base[i], m.ref[i], m.ref2 != nullptr ? m.ref2 + i : nullptr, c.wraps, c.max_code, m.factors,
+                      second);
 }
 
 // The packet's choice, per motion field of a type, of predicting from
@@ -178,7 +181,8 @@ bool code_changed_entity(Io& io, const TypeSpec& type, TypeModels& models, const
         continue;
       }
       const std::uint32_t pred = predicted(c, base, m, i, c.second_order, motion);
-      if (!code_value(io, models.components[i].residual[static_cast<std::size_t>(context)], c, pred, codes[i], context)) {
+      if (!code_value(io, models.components[i].residual[static_cast<std::size_t>(context)], c, pred, codes[i],
+                      context)) {
         return false;
       }
     }

@@ -18,7 +18,8 @@ float dequantize_float(std::uint32_t code, float min, float max, std::uint32_t s
   if (steps == 0 || code == 0) return min;
   if (code >= steps) return max;
   const double span = static_cast<double>(max) - static_cast<double>(min);
-  const auto v = static_cast<float>(static_cast<double>(min) + span * (static_cast<double>(code) / static_cast<double>(steps)));
+  const auto v =
+      static_cast<float>(static_cast<double>(min) + span * (static_cast<double>(code) / static_cast<double>(steps)));
   return v < min ? min : (v > max ? max : v);
 }
 

@@ -14,7 +14,8 @@ Record::Record(Schema schema, TypeId type) : schema_(std::move(schema)), type_(t
 
 const std::uint32_t* Record::checked(TypeId type, bool valid, std::uint16_t offset, std::size_t count) const {
   if (!valid || type != type_) throw std::invalid_argument("Record: field handle of another type");
-  if (static_cast<std::size_t>(offset) + count > slots_.size()) throw std::invalid_argument("Record: field out of its type");
+  if (static_cast<std::size_t>(offset) + count > slots_.size())
+    throw std::invalid_argument("Record: field out of its type");
   return slots_.data() + offset;
 }
 

@@ -80,7 +80,8 @@ ComponentSpec int_component(const std::string& name, std::int32_t min, std::int3
 void check_name(const TypeSpec& type, const std::string& name) {
   if (name.empty()) throw std::invalid_argument("snapshot schema: type '" + type.name + "' has a field with no name");
   for (const FieldSpec& f : type.fields) {
-    if (f.name == name) throw std::invalid_argument("snapshot schema: type '" + type.name + "' has two fields named '" + name + "'");
+    if (f.name == name)
+      throw std::invalid_argument("snapshot schema: type '" + type.name + "' has two fields named '" + name + "'");
   }
 }
 
@@ -169,7 +170,8 @@ Schema SchemaBuilder::build() const {
 }
 
 TypeBuilder& TypeBuilder::priority(float value) {
-  if (!(value > 0.0F) || !std::isfinite(value)) throw std::invalid_argument("snapshot schema: priority must be finite and > 0");
+  if (!(value > 0.0F) || !std::isfinite(value))
+    throw std::invalid_argument("snapshot schema: priority must be finite and > 0");
   builder_->types_[id_.value].priority = value;
   return *this;
 }
@@ -178,7 +180,8 @@ TypeBuilder::Added TypeBuilder::add(FieldSpec field, std::vector<ComponentSpec> 
   TypeSpec& type = builder_->types_[id_.value];
   check_name(type, field.name);
   if (field.prediction == Prediction::kAcceleration) {
-    if (field.kind == FieldKind::kQuat) reject(field.name, "rotations predict from angular velocity; kAcceleration does not apply");
+    if (field.kind == FieldKind::kQuat)
+      reject(field.name, "rotations predict from angular velocity; kAcceleration does not apply");
     for (ComponentSpec& c : components) c.second_order = c.motion;
   }
   if (type.components.size() + components.size() > SchemaBuilder::kMaxStride) {
@@ -191,8 +194,8 @@ TypeBuilder::Added TypeBuilder::add(FieldSpec field, std::vector<ComponentSpec> 
   return {static_cast<std::uint16_t>(type.fields.size() - 1), type.fields.back().offset};
 }
 
-Field<float> TypeBuilder::add_float(std::string name, float min, float max, float precision, Interpolation interpolation,
-                                    Prediction prediction) {
+Field<float> TypeBuilder::add_float(std::string name, float min, float max, float precision,
+                                    Interpolation interpolation, Prediction prediction) {
   auto c = float_component(name, min, max, precision, motion_for(interpolation, prediction));
   return make<float>(add({std::move(name), FieldKind::kFloat, interpolation, prediction, 0, 0}, {c}));
 }
@@ -272,7 +275,8 @@ std::vector<ComponentSpec> quat_components(const std::string& name, std::uint32_
 
 }  // namespace
 
-Field<Quat> TypeBuilder::add_quat(std::string name, float precision, Interpolation interpolation, Prediction prediction) {
+Field<Quat> TypeBuilder::add_quat(std::string name, float precision, Interpolation interpolation,
+                                  Prediction prediction) {
   if (interpolation == Interpolation::kLinear) interpolation = Interpolation::kAngular;
   const auto q = try_make_quantizer(-kQuatBound, kQuatBound, precision);
   // A million steps is finer than any float quaternion distinguishes.

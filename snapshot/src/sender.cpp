@@ -213,7 +213,7 @@ void SnapshotSender::fit(const EncodeInput& in, std::size_t budget, std::vector<
     if (item.op != EntityOp::kChanged && item.op != EntityOp::kSpawned) continue;
     const EntityState& e = in.current->entities()[item.current];
     const std::int64_t waited = item.op == EntityOp::kSpawned ? now - Tick(seen_[e.id.value].since)
-                                                                : now - in.baseline->entities()[item.base].updated;
+                                                              : now - in.baseline->entities()[item.base].updated;
     claim_[i] = priority_of(e.id, e.type) * static_cast<float>(waited + 1);
   }
 
@@ -226,7 +226,8 @@ void SnapshotSender::fit(const EncodeInput& in, std::size_t budget, std::vector<
       candidate_bits += item_bits_[i];
     }
   }
-  std::stable_sort(order_.begin(), order_.end(), [&](std::uint32_t a, std::uint32_t b) { return claim_[a] > claim_[b]; });
+  std::stable_sort(order_.begin(), order_.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return claim_[a] > claim_[b]; });
   const std::uint64_t total_bits = out.size() * 8;
   const std::uint64_t fixed_bits = total_bits > candidate_bits ? total_bits - candidate_bits : 0;
   double target = static_cast<double>(budget * 8) * kSelectionMargin;

@@ -105,7 +105,8 @@ std::optional<DecodeFailure> SnapshotDecoder::decode_body(std::span<const std::u
     return std::nullopt;
   }
 
-  models_.begin(schema_, base != nullptr && !p.header.static_models && !p.header.fresh_models ? base->models() : nullptr);
+  models_.begin(schema_,
+                base != nullptr && !p.header.static_models && !p.header.fresh_models ? base->models() : nullptr);
   masks_.resize(schema_.type_count());
   for (auto& mask : masks_) mask.clear();
   RangeDecoder rc(body, !p.header.static_models);
@@ -175,7 +176,8 @@ std::optional<DecodeFailure> SnapshotDecoder::decode_body(std::span<const std::u
   if (count > 0) out.sort_by_id();
   if (rc.overran()) return fail(DropReason::kTruncated, "snapshot body ended early");
   if (!rc.at_end()) {
-    return fail(DropReason::kMalformed, rc.corrupt() ? "snapshot body is not a valid code" : "trailing bytes after the snapshot");
+    return fail(DropReason::kMalformed,
+                rc.corrupt() ? "snapshot body is not a valid code" : "trailing bytes after the snapshot");
   }
   if (!p.header.static_models) out.set_models(models_.publish());
   return std::nullopt;

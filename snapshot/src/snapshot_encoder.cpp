@@ -186,7 +186,9 @@ std::uint64_t SnapshotEncoder::estimate_residual_bits(const EncodeInput& in, std
   const Tick tick = in.current->tick();
   std::uint64_t bits = 0;
   std::size_t seen = 0;
-  auto cost = [](std::int64_t r) { return 2 * static_cast<std::uint64_t>(std::bit_width(static_cast<std::uint64_t>(r < 0 ? -r : r))) + 1; };
+  auto cost = [](std::int64_t r) {
+    return 2 * static_cast<std::uint64_t>(std::bit_width(static_cast<std::uint64_t>(r < 0 ? -r : r))) + 1;
+  };
   for (const DeltaItem& item : items) {
     if (item.op != EntityOp::kChanged || (seen++ % every) != 0) continue;
     const EntityState& b = in.baseline->entities()[item.base];
@@ -195,8 +197,9 @@ std::uint64_t SnapshotEncoder::estimate_residual_bits(const EncodeInput& in, std
     const std::uint32_t* base = in.baseline->code_data(b);
     const std::uint32_t* codes = in.current->code_data(c);
     const detail::MotionContext& m = cursor.find(b, tick);
-    const std::vector<std::uint8_t>* choice =
-        in.motion_choice != nullptr && b.type.value < in.motion_choice->size() ? &(*in.motion_choice)[b.type.value] : nullptr;
+    const std::vector<std::uint8_t>* choice = in.motion_choice != nullptr && b.type.value < in.motion_choice->size()
+                                                  ? &(*in.motion_choice)[b.type.value]
+                                                  : nullptr;
     auto moves = [&](std::size_t i) { return choice == nullptr || i >= choice->size() || (*choice)[i] != 0; };
     for (const FieldSpec& f : type.fields) {
       const std::size_t o = f.offset;
@@ -207,7 +210,8 @@ std::uint64_t SnapshotEncoder::estimate_residual_bits(const EncodeInput& in, std
         if (q[0] != base[o]) codes_in_frame(fixed_from_codes(base + o, steps), static_cast<int>(q[0]), steps, held);
         std::uint32_t extrapolated[3] = {held[0], held[1], held[2]};
         if (m.ref != nullptr && type.components[o].motion) {
-          const FixedQuat p = extrapolate(fixed_from_codes(base + o, steps), fixed_from_codes(m.ref + o, steps), m.num, m.den);
+          const FixedQuat p =
+              extrapolate(fixed_from_codes(base + o, steps), fixed_from_codes(m.ref + o, steps), m.num, m.den);
           codes_in_frame(p, static_cast<int>(q[0]), steps, extrapolated);
         }
         std::uint64_t with_motion = 0;
@@ -227,7 +231,8 @@ std::uint64_t SnapshotEncoder::estimate_residual_bits(const EncodeInput& in, std
         const ComponentSpec& spec = type.components[i];
         if (spec.max_code == 0) continue;
         const std::int64_t modulus = std::int64_t{spec.max_code} + 1;
-        std::int64_t with_motion = static_cast<std::int64_t>(codes[i]) - detail::predicted(spec, base, m, i, spec.second_order);
+        std::int64_t with_motion =
+            static_cast<std::int64_t>(codes[i]) - detail::predicted(spec, base, m, i, spec.second_order);
         std::int64_t with_hold = static_cast<std::int64_t>(codes[i]) - base[i];
         if (spec.wraps) {
           with_motion = wrap_signed(with_motion, modulus);

@@ -115,16 +115,19 @@ void World::clear() {
   live_ = 0;
 }
 
-const std::uint32_t* World::checked(EntityId id, TypeId type, bool valid, std::uint16_t offset, std::size_t count) const {
+const std::uint32_t* World::checked(EntityId id, TypeId type, bool valid, std::uint16_t offset,
+                                    std::size_t count) const {
   if (!valid) throw std::invalid_argument("World: invalid field handle");
   if (!contains(id)) throw std::out_of_range("World: no entity " + std::to_string(id.value));
   const Entry& e = entries_[id.value];
   if (e.type != type.value) {
-    throw std::invalid_argument("World: entity " + std::to_string(id.value) + " is a '" + schema_.type(TypeId{e.type}).name +
-                                "', the field belongs to '" + schema_.type(type).name + "'");
+    throw std::invalid_argument("World: entity " + std::to_string(id.value) + " is a '" +
+                                schema_.type(TypeId{e.type}).name + "', the field belongs to '" +
+                                schema_.type(type).name + "'");
   }
   const std::size_t stride = schema_.type(type).stride();
-  if (static_cast<std::size_t>(offset) + count > stride) throw std::invalid_argument("World: field handle out of its type");
+  if (static_cast<std::size_t>(offset) + count > stride)
+    throw std::invalid_argument("World: field handle out of its type");
   return stores_[e.type].slots.data() + e.index * stride + offset;
 }
 

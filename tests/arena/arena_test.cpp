@@ -97,7 +97,10 @@ TEST(Arena, SimulateIsDeterministic) {
   for (std::uint32_t t = 1; t <= 600; ++t) {
     std::vector<PlayerInput> inputs;
     for (std::uint32_t owner = 1; owner <= 8; ++owner) {
-      inputs.push_back({owner, Input{{unit(rng), unit(rng)}, unit(rng) * 3.0F, unit(rng) > 0.9F, unit(rng) > 0.8F,
+      inputs.push_back({owner, Input{{unit(rng), unit(rng)},
+                                     unit(rng) * 3.0F,
+                                     unit(rng) > 0.9F,
+                                     unit(rng) > 0.8F,
                                      static_cast<std::uint8_t>(t)}});
     }
     step(a, Tick(t), inputs);

@@ -68,7 +68,7 @@ struct Fixture {
         sender(schema, sender_config()),
         receiver(schema, ReceiverConfig{kHistory, kMaxEntities, 1200}) {
     for (int i = 0; i < 24; ++i) world.spawn(i % 3 == 0 ? pebble : thing);
-    for (; tick < kDelivered; ) {
+    for (; tick < kDelivered;) {
       const auto bytes = next();
       (void)receiver.receive(bytes);
       if (tick > 2) sender.acknowledge(Tick(tick - 2));

@@ -36,7 +36,8 @@ TEST(RangeCoder, RoundTripsRandomDecisionsAndRawBits) {
           enc.bit(models[static_cast<std::size_t>(i % 8)], b);
         } else {
           const int n = static_cast<int>(rng() % 33);
-          const std::uint32_t v = n == 32 ? static_cast<std::uint32_t>(rng()) : static_cast<std::uint32_t>(rng() & ((1ULL << n) - 1));
+          const std::uint32_t v =
+              n == 32 ? static_cast<std::uint32_t>(rng()) : static_cast<std::uint32_t>(rng() & ((1ULL << n) - 1));
           values.push_back(v);
           kinds.back() = 1 + n;
           enc.direct(v, n);
@@ -120,7 +121,8 @@ TEST(ResidualCode, RoundTripsEveryMagnitude) {
     }
     RangeDecoder dec(out, adaptive);
     ResidualModel rm;
-    for (std::int64_t v : values) ASSERT_EQ(adaptive ? decode_residual(dec, rm, 20) : decode_residual_fixed(dec, 20), v);
+    for (std::int64_t v : values)
+      ASSERT_EQ(adaptive ? decode_residual(dec, rm, 20) : decode_residual_fixed(dec, 20), v);
     MagnitudeModel mm;
     for (std::uint32_t v : {1U, 2U, 1000U, 0xFFFF'FFFFU}) ASSERT_EQ(decode_magnitude(dec, mm, kMaxExponent), v);
     EXPECT_TRUE(dec.at_end());
@@ -157,7 +159,8 @@ TEST(MotionPredict, QuaternionExtrapolationFollowsSteadyRotation) {
   int worst = 0;
   for (int trial = 0; trial < 200; ++trial) {
     // Rotation about a random axis at up to 2 rad/s, sampled at ticks 0, 4 and 8 of 60 Hz.
-    double axis[3] = {static_cast<double>(testing::uniform(rng, -1, 1)), static_cast<double>(testing::uniform(rng, -1, 1)),
+    double axis[3] = {static_cast<double>(testing::uniform(rng, -1, 1)),
+                      static_cast<double>(testing::uniform(rng, -1, 1)),
                       static_cast<double>(testing::uniform(rng, -1, 1))};
     const double len = std::sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
     for (double& a : axis) a /= len;
@@ -186,7 +189,8 @@ TEST(MotionPredict, QuaternionExtrapolationFollowsSteadyRotation) {
     std::uint32_t pred[3];
     codes_in_frame(p, static_cast<int>(truth[0]), steps, pred);
     for (int i = 0; i < 3; ++i) {
-      worst = std::max(worst, std::abs(static_cast<int>(pred[i]) - static_cast<int>(truth[static_cast<std::size_t>(i) + 1])));
+      worst = std::max(worst,
+                       std::abs(static_cast<int>(pred[i]) - static_cast<int>(truth[static_cast<std::size_t>(i) + 1])));
     }
   }
   // Quantization noise of the two inputs, doubled by extrapolation: a few steps.
@@ -196,7 +200,7 @@ TEST(MotionPredict, QuaternionExtrapolationFollowsSteadyRotation) {
 TEST(MotionPredict, IntegerSquareRootIsExact) {
   for (std::uint64_t v : {0ULL, 1ULL, 2ULL, 3ULL, 4ULL, 15ULL, 16ULL, 17ULL, (1ULL << 48), (1ULL << 48) - 1, ~0ULL}) {
     const std::uint64_t r = isqrt(v);
-    EXPECT_LE(r * r, v);  // r < 2^32, so r * r cannot overflow
+    EXPECT_LE(r * r, v);            // r < 2^32, so r * r cannot overflow
     EXPECT_GT(r + 1, v / (r + 1));  // (r + 1)^2 > v without overflowing
   }
 }

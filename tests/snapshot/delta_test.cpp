@@ -2,12 +2,13 @@
 // history allows, spawns and despawns, id reuse, relevancy, and what the
 // prediction steps buy.
 
+#include "tickwire/snapshot/delta.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
 
 #include "snapshot_fixture.h"
-#include "tickwire/snapshot/delta.h"
 #include "tickwire/snapshot/snapshot_codec.h"
 
 namespace tickwire::snapshot {

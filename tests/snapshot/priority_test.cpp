@@ -127,7 +127,8 @@ TEST(Priority, DespawnsAreNeverDeferred) {
   capture(crowd.world, Tick(61), s);
   const auto got = link.send(s, false, 1);
   ASSERT_TRUE(got.has_value());
-  for (int i = 0; i < 30; ++i) EXPECT_EQ(link.receiver.state(*got)->find(crowd.ids[static_cast<std::size_t>(i) * 4]), nullptr);
+  for (int i = 0; i < 30; ++i)
+    EXPECT_EQ(link.receiver.state(*got)->find(crowd.ids[static_cast<std::size_t>(i) * 4]), nullptr);
 }
 
 }  // namespace

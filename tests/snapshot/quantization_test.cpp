@@ -32,7 +32,7 @@ TEST(Quantization, FloatsAtTheirEdges) {
   const KitchenSink k;
   World w(k.schema);
   const EntityId id = w.spawn(k.thing);
-  const float cases[][2] = {{0.0F, 0.0F},   {50.0F, 50.0F},  {-1.0F, 0.0F},   {1e9F, 50.0F},  {0.01F, 0.01F},
+  const float cases[][2] = {{0.0F, 0.0F},     {50.0F, 50.0F}, {-1.0F, 0.0F},   {1e9F, 50.0F}, {0.01F, 0.01F},
                             {49.99F, 49.99F}, {0.004F, 0.0F}, {0.006F, 0.01F}, {25.0F, 25.0F}};
   for (const auto& c : cases) {
     w.set(id, k.speed, c[0]);
@@ -49,7 +49,8 @@ TEST(Quantization, IntegersBoolsAndEnumsAtTheirEdges) {
   const KitchenSink k;
   World w(k.schema);
   const EntityId id = w.spawn(k.thing);
-  for (std::int32_t v : {-100, 100, 0, -101, 101, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()}) {
+  for (std::int32_t v :
+       {-100, 100, 0, -101, 101, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()}) {
     w.set(id, k.health, v);
     EXPECT_EQ(through_codes(k, w).get(id, k.health), std::clamp(v, -100, 100));
   }
@@ -75,8 +76,14 @@ TEST(Quantization, AnglesWrapIntoHalfOpenCircle) {
   const EntityId id = w.spawn(k.thing);
   const float pi = std::numbers::pi_v<float>;
   const float step = 2.0F * pi / 4096.0F;
-  const float cases[][2] = {{0.0F, 0.0F}, {pi, -pi}, {-pi, -pi}, {3.0F * pi, -pi}, {2.0F * pi, 0.0F},
-                            {-step, -step}, {pi - step, pi - step}, {100.0F, std::remainder(100.0F, 2.0F * pi)}};
+  const float cases[][2] = {{0.0F, 0.0F},
+                            {pi, -pi},
+                            {-pi, -pi},
+                            {3.0F * pi, -pi},
+                            {2.0F * pi, 0.0F},
+                            {-step, -step},
+                            {pi - step, pi - step},
+                            {100.0F, std::remainder(100.0F, 2.0F * pi)}};
   for (const auto& c : cases) {
     w.set(id, k.yaw, c[0]);
     EXPECT_NEAR(through_codes(k, w).get(id, k.yaw), c[1], step / 2 + 1e-5) << "written " << c[0];
@@ -108,8 +115,14 @@ TEST(Quantization, QuaternionSmallestThreeEdges) {
   const EntityId id = w.spawn(k.thing);
   const float h = std::sqrt(0.5F);
   const Quat cases[] = {
-      {0, 0, 0, 1},  {0, 0, 0, -1},  {1, 0, 0, 0},  {0, -1, 0, 0},   {h, 0, 0, h},  // 90 degrees: a two-way tie
-      {0, h, -h, 0}, {0.5F, 0.5F, 0.5F, 0.5F}, {-0.5F, 0.5F, -0.5F, 0.5F},
+      {0, 0, 0, 1},
+      {0, 0, 0, -1},
+      {1, 0, 0, 0},
+      {0, -1, 0, 0},
+      {h, 0, 0, h},  // 90 degrees: a two-way tie
+      {0, h, -h, 0},
+      {0.5F, 0.5F, 0.5F, 0.5F},
+      {-0.5F, 0.5F, -0.5F, 0.5F},
       {0, 0, 0, 7},  // not normalized
   };
   for (const Quat& q : cases) {

@@ -26,8 +26,8 @@ TEST(Schema, LaysOutEveryFieldKind) {
   EXPECT_EQ(t.components[1].max_code, 200U);
   EXPECT_EQ(t.components[4].max_code, 4095U);  // 12-bit angle
   EXPECT_TRUE(t.components[4].wraps);
-  EXPECT_TRUE(t.components[7].motion);          // a linear position predicts from motion
-  EXPECT_FALSE(t.components[1].motion);         // a step integer holds
+  EXPECT_TRUE(t.components[7].motion);   // a linear position predicts from motion
+  EXPECT_FALSE(t.components[1].motion);  // a step integer holds
   EXPECT_EQ(k.schema.type(k.input).role, TypeRole::kRecord);
   EXPECT_EQ(k.schema.find_type("pebble"), k.pebble);
   EXPECT_FALSE(k.schema.find_type("nothing").has_value());

@@ -99,7 +99,7 @@ struct SpawnBody {
              std::uint32_t bad_code = 0) {
     encode_magnitude(rc, gap, id - next_min + 1, kMaxExponent);
     next_min = id + 1;
-    rc.direct(type, 2);  // three types: two bits
+    rc.direct(type, 2);                                     // three types: two bits
     encode_magnitude(rc, generation, 1 + 1, kMaxExponent);  // generation 1
     for (std::size_t i = 0; i < spec.components.size(); ++i) {
       if (spec.components[i].bits == 0) continue;
@@ -226,8 +226,8 @@ TEST(SnapshotReceiverObligations, RejectsOutOfRangeFieldValues) {
     RangeEncoder rc(body, false);
     BitModel half;
     for (int e = 0; e < 3; ++e) rc.bit(half, true);  // things 0..2: unchanged
-    rc.bit(half, false);                              // pebble: not unchanged
-    rc.bit(half, true);                               // ... changed
+    rc.bit(half, false);                             // pebble: not unchanged
+    rc.bit(half, true);                              // ... changed
     const auto max_e = max_exponent_for(pebble.components[0].max_code);
     encode_residual_fixed(rc, -2001, max_e);
     for (std::size_t i = 1; i < pebble.components.size(); ++i) encode_residual_fixed(rc, 0, max_e);
@@ -250,7 +250,7 @@ TEST(SnapshotReceiverObligations, RejectsSpawnsOfEntitiesItHolds) {
     MagnitudeModel count;
     MagnitudeModel gap;
     MagnitudeModel generation;
-    encode_magnitude(rc, count, 2, kMaxExponent);  // one spawn
+    encode_magnitude(rc, count, 2, kMaxExponent);    // one spawn
     encode_magnitude(rc, gap, 2 + 1, kMaxExponent);  // id 2, which the baseline holds
     rc.direct(v.k.pebble.value, 2);
     encode_magnitude(rc, generation, 2, kMaxExponent);
@@ -365,7 +365,7 @@ TEST(SnapshotReceiverObligations, SurvivesRandomBytes) {
 TEST(SnapshotSenderObligations, IgnoresAcksOfTicksNeverSent) {
   Victim v;
   const auto ignored = v.sender.stats().acks_ignored;
-  v.sender.acknowledge(Tick(11));      // never sent
+  v.sender.acknowledge(Tick(11));  // never sent
   v.sender.acknowledge(Tick(1'000'000));
   EXPECT_EQ(v.sender.stats().acks_ignored, ignored + 2);
   EXPECT_EQ(v.sender.newest_acked(), Tick(10));

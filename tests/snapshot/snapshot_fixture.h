@@ -36,8 +36,8 @@ struct KitchenSink {
   TypeId thing;
   TypeId pebble;
   TypeId input;
-  Field<float> speed;                       // [0, 50] at 0.01
-  Field<std::int32_t> health;               // [-100, 100], step
+  Field<float> speed;          // [0, 50] at 0.01
+  Field<std::int32_t> health;  // [-100, 100], step
   Field<bool> alive;
   Field<Mood> mood;                         // 3 values
   Field<float> yaw;                         // angle, 12 bits
@@ -103,7 +103,8 @@ inline void randomize_thing(const KitchenSink& k, World& w, EntityId id, std::mt
   w.set(id, k.position, Vec3{uniform(rng, -500, 500), uniform(rng, -500, 500), uniform(rng, -500, 500)});
   w.set(id, k.rotation, random_rotation(rng));
   w.set(id, k.weights, std::array<float, 3>{uniform(rng, 0, 1), uniform(rng, 0, 1), uniform(rng, 0, 1)});
-  w.set(id, k.ammo, std::array<std::int32_t, 2>{static_cast<std::int32_t>(rng() % 1000), static_cast<std::int32_t>(rng() % 1000)});
+  w.set(id, k.ammo,
+        std::array<std::int32_t, 2>{static_cast<std::int32_t>(rng() % 1000), static_cast<std::int32_t>(rng() % 1000)});
   w.set(id, k.heading_deg, uniform(rng, -180, 180));
 }
 
@@ -147,7 +148,8 @@ struct Link {
 };
 
 // The codes of `world` and of a decoded state agree entity for entity.
-inline ::testing::AssertionResult same_entities(const Schema& schema, const WorldState& expected, const WorldState& got) {
+inline ::testing::AssertionResult same_entities(const Schema& schema, const WorldState& expected,
+                                                const WorldState& got) {
   if (expected.size() != got.size()) {
     return ::testing::AssertionFailure() << "entity count " << got.size() << ", expected " << expected.size();
   }
@@ -158,8 +160,8 @@ inline ::testing::AssertionResult same_entities(const Schema& schema, const Worl
     const auto stride = schema.type(a.type).stride();
     for (std::uint16_t c = 0; c < stride; ++c) {
       if (expected.code_data(a)[c] != got.code_data(b)[c]) {
-        return ::testing::AssertionFailure() << "entity " << a.id.value << " code " << c << " is " << got.code_data(b)[c]
-                                             << ", expected " << expected.code_data(a)[c];
+        return ::testing::AssertionFailure() << "entity " << a.id.value << " code " << c << " is "
+                                             << got.code_data(b)[c] << ", expected " << expected.code_data(a)[c];
       }
     }
   }

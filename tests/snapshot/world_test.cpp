@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include <stdexcept>
 #include <numbers>
+#include <stdexcept>
 #include <vector>
 
 #include "snapshot_fixture.h"

@@ -94,9 +94,8 @@ class BodyModels {
   TypeModels& type(const Schema& schema, TypeId id) {
     auto& block = touched_[id.value];
     if (!block) {
-      const TypeModels* from = inherited_ != nullptr && id.value < inherited_->types.size()
-                                   ? inherited_->types[id.value].get()
-                                   : nullptr;
+      const TypeModels* from =
+          inherited_ != nullptr && id.value < inherited_->types.size() ? inherited_->types[id.value].get() : nullptr;
       if (from != nullptr) {
         block = std::make_shared<TypeModels>(*from);
       } else {

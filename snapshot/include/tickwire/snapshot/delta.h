@@ -39,7 +39,7 @@ using Relevancy = std::function<bool(EntityId, TypeId)>;
 // Items in id order over the union of both states. An entity whose type or
 // generation differs from the baseline's (its id was reused) appears twice:
 // removed, then spawned. Irrelevant entities count as absent.
-void diff_states(const Schema& schema, const WorldState& current, const WorldState* baseline,
-                 const Relevancy& relevant, std::vector<DeltaItem>& items);
+void diff_states(const Schema& schema, const WorldState& current, const WorldState* baseline, const Relevancy& relevant,
+                 std::vector<DeltaItem>& items);
 
 }  // namespace tickwire::snapshot

@@ -73,7 +73,9 @@ struct FieldValue<Vec3> {
 template <>
 struct FieldValue<Quat> {
   static constexpr std::size_t kSlots = 4;
-  static Quat load(const std::uint32_t* s) { return {slot_float(s[0]), slot_float(s[1]), slot_float(s[2]), slot_float(s[3])}; }
+  static Quat load(const std::uint32_t* s) {
+    return {slot_float(s[0]), slot_float(s[1]), slot_float(s[2]), slot_float(s[3])};
+  }
   static void store(std::uint32_t* s, Quat v) {
     s[0] = float_slot(v.x);
     s[1] = float_slot(v.y);

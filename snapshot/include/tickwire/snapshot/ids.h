@@ -25,5 +25,7 @@ struct TypeId {
 
 template <>
 struct std::hash<tickwire::snapshot::EntityId> {
-  std::size_t operator()(tickwire::snapshot::EntityId id) const noexcept { return std::hash<std::uint32_t>{}(id.value); }
+  std::size_t operator()(tickwire::snapshot::EntityId id) const noexcept {
+    return std::hash<std::uint32_t>{}(id.value);
+  }
 };

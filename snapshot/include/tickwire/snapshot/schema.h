@@ -43,7 +43,7 @@ enum class FieldKind : std::uint8_t {
   kAngle,  // radians, wrapping, 2^bits steps per turn
   kVec2,
   kVec3,
-  kQuat,   // "smallest three": the index of the largest component and the other three
+  kQuat,  // "smallest three": the index of the largest component and the other three
   kFloatArray,
   kIntArray,
 };
@@ -76,12 +76,12 @@ enum class CodeKind : std::uint8_t {
 
 struct ComponentSpec {
   CodeKind kind = CodeKind::kInt;
-  bool wraps = false;   // residuals are taken modulo max_code + 1
-  bool motion = false;  // predicted from motion when delta-encoded
-  bool second_order = false;  // ... from acceleration (Prediction::kAcceleration)
-  std::uint8_t bits = 0;           // bits to send a code raw
-  std::uint32_t max_code = 0;      // codes lie in [0, max_code]
-  float min = 0.0F;                // kFloat, kQuatValue
+  bool wraps = false;          // residuals are taken modulo max_code + 1
+  bool motion = false;         // predicted from motion when delta-encoded
+  bool second_order = false;   // ... from acceleration (Prediction::kAcceleration)
+  std::uint8_t bits = 0;       // bits to send a code raw
+  std::uint32_t max_code = 0;  // codes lie in [0, max_code]
+  float min = 0.0F;            // kFloat, kQuatValue
   float max = 0.0F;
   std::int32_t int_min = 0;        // kInt
   std::uint32_t default_slot = 0;  // the slot of a newly spawned entity
@@ -124,7 +124,8 @@ class Field {
 
  private:
   friend class TypeBuilder;
-  Field(TypeId type, std::uint16_t index, std::uint16_t offset) : type_(type), index_(index), offset_(offset), valid_(true) {}
+  Field(TypeId type, std::uint16_t index, std::uint16_t offset)
+      : type_(type), index_(index), offset_(offset), valid_(true) {}
   TypeId type_;
   std::uint16_t index_ = 0;
   std::uint16_t offset_ = 0;
@@ -173,9 +174,11 @@ class TypeBuilder {
 
   // A float in [min, max], sent in steps no wider than precision.
   Field<float> add_float(std::string name, float min, float max, float precision,
-                         Interpolation interpolation = Interpolation::kLinear, Prediction prediction = Prediction::kAuto);
+                         Interpolation interpolation = Interpolation::kLinear,
+                         Prediction prediction = Prediction::kAuto);
   Field<std::int32_t> add_int(std::string name, std::int32_t min, std::int32_t max,
-                              Interpolation interpolation = Interpolation::kStep, Prediction prediction = Prediction::kAuto);
+                              Interpolation interpolation = Interpolation::kStep,
+                              Prediction prediction = Prediction::kAuto);
   Field<bool> add_bool(std::string name);
   // Values 0..count-1 of an enum class; always steps.
   template <class E>
@@ -203,13 +206,15 @@ class TypeBuilder {
   Field<std::array<float, N>> add_float_array(std::string name, float min, float max, float precision,
                                               Interpolation interpolation = Interpolation::kLinear,
                                               Prediction prediction = Prediction::kAuto) {
-    return make<std::array<float, N>>(add_float_array_field(std::move(name), N, min, max, precision, interpolation, prediction));
+    return make<std::array<float, N>>(
+        add_float_array_field(std::move(name), N, min, max, precision, interpolation, prediction));
   }
   template <std::size_t N>
   Field<std::array<std::int32_t, N>> add_int_array(std::string name, std::int32_t min, std::int32_t max,
                                                    Interpolation interpolation = Interpolation::kStep,
                                                    Prediction prediction = Prediction::kAuto) {
-    return make<std::array<std::int32_t, N>>(add_int_array_field(std::move(name), N, min, max, interpolation, prediction));
+    return make<std::array<std::int32_t, N>>(
+        add_int_array_field(std::move(name), N, min, max, interpolation, prediction));
   }
 
  private:

@@ -37,10 +37,10 @@
 namespace tickwire::snapshot {
 
 struct SenderConfig {
-  std::uint32_t tick_rate = 60;          // ticks per second (for bytes_per_second)
-  std::size_t max_payload = 1100;        // bytes per snapshot: the MTU less the packet header
-  std::uint32_t bytes_per_second = 0;    // average cap; 0 means none
-  std::uint32_t history_ticks = 64;      // states kept; must equal the client's
+  std::uint32_t tick_rate = 60;        // ticks per second (for bytes_per_second)
+  std::size_t max_payload = 1100;      // bytes per snapshot: the MTU less the packet header
+  std::uint32_t bytes_per_second = 0;  // average cap; 0 means none
+  std::uint32_t history_ticks = 64;    // states kept; must equal the client's
   // Ticks between reference and baseline. 0 lets the sender find out:
   // every reference_probe_interval snapshots it estimates, on a sample of
   // entities, what the residuals would cost against each acknowledged
@@ -53,25 +53,25 @@ struct SenderConfig {
   // value, whichever its recent traffic says is cheaper (a facing that
   // snaps is cheaper held; one that sweeps, extrapolated).
   // Steps of the compression, switchable to measure what each buys.
-  bool delta = true;                     // false: every snapshot is a full one
+  bool delta = true;  // false: every snapshot is a full one
   bool motion_prediction = true;
-  bool adaptive_reference_span = true;   // false (with reference_span 0): the baseline's age
-  bool choose_motion_per_field = true;   // false: motion wherever the schema declares it
+  bool adaptive_reference_span = true;  // false (with reference_span 0): the baseline's age
+  bool choose_motion_per_field = true;  // false: motion wherever the schema declares it
   bool adaptive_coding = true;
-  bool inherit_models = true;            // adaptive models carry over through the baseline
+  bool inherit_models = true;  // adaptive models carry over through the baseline
 };
 
 struct SenderStats {
   std::uint64_t snapshots = 0;
-  std::uint64_t full_snapshots = 0;      // sent without a baseline
+  std::uint64_t full_snapshots = 0;  // sent without a baseline
   std::uint64_t bytes = 0;
-  std::uint64_t changed_sent = 0;        // entity updates sent
-  std::uint64_t changed_deferred = 0;    // entity updates left for a later packet
+  std::uint64_t changed_sent = 0;      // entity updates sent
+  std::uint64_t changed_deferred = 0;  // entity updates left for a later packet
   std::uint64_t spawns_sent = 0;
   std::uint64_t removals_sent = 0;
-  std::uint64_t extra_passes = 0;        // re-encodings to fit the budget
+  std::uint64_t extra_passes = 0;  // re-encodings to fit the budget
   std::uint64_t acks = 0;
-  std::uint64_t acks_ignored = 0;        // ticks never sent, or too old
+  std::uint64_t acks_ignored = 0;  // ticks never sent, or too old
 };
 
 class SnapshotSender {

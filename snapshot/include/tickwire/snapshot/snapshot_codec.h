@@ -30,12 +30,12 @@ namespace tickwire::snapshot {
 inline constexpr std::int64_t kMaxMotionSpan = 1 << 16;
 
 struct EncodeInput {
-  const WorldState* current = nullptr;    // the world at the snapshot tick
-  const WorldState* baseline = nullptr;   // the client's state to delta against; nullptr: full snapshot
-  const WorldState* reference = nullptr;  // an older client state for motion prediction; nullptr: none
-  const WorldState* reference2 = nullptr; // older still, for second-order prediction; nullptr: none
-  bool adaptive = true;                   // false: fixed codes (for measuring what adaptation buys)
-  bool inherit_models = true;             // false: models start fresh (ditto)
+  const WorldState* current = nullptr;     // the world at the snapshot tick
+  const WorldState* baseline = nullptr;    // the client's state to delta against; nullptr: full snapshot
+  const WorldState* reference = nullptr;   // an older client state for motion prediction; nullptr: none
+  const WorldState* reference2 = nullptr;  // older still, for second-order prediction; nullptr: none
+  bool adaptive = true;                    // false: fixed codes (for measuring what adaptation buys)
+  bool inherit_models = true;              // false: models start fresh (ditto)
   // Per type, per component: 1 to predict the field from motion, 0 to hold
   // its baseline value (for fields whose changes are jumps, which a motion
   // prediction overshoots). Only fields declared with motion can use it;
@@ -100,9 +100,9 @@ struct DecodeFailure {
 };
 
 struct DecodeLimits {
-  std::uint32_t max_entities = 16384;   // entities one decoded state may hold
-  std::uint32_t history_ticks = 64;     // largest accepted baseline age, exclusive
-  std::size_t max_payload = 1200;       // longer input is rejected unread
+  std::uint32_t max_entities = 16384;  // entities one decoded state may hold
+  std::uint32_t history_ticks = 64;    // largest accepted baseline age, exclusive
+  std::size_t max_payload = 1200;      // longer input is rejected unread
 };
 
 // The states a receiver holds, for the decoder to look baselines up in.

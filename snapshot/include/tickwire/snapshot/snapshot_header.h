@@ -22,9 +22,9 @@ inline constexpr std::uint32_t kMaxHistoryTicks = 4096;
 
 struct SnapshotHeader {
   bool has_baseline = false;
-  std::uint32_t tick = 0;            // without a baseline
-  std::uint16_t baseline_low = 0;    // with one: its tick's low 16 bits
-  std::uint32_t age = 0;             // snapshot tick - baseline tick, >= 1
+  std::uint32_t tick = 0;          // without a baseline
+  std::uint16_t baseline_low = 0;  // with one: its tick's low 16 bits
+  std::uint32_t age = 0;           // snapshot tick - baseline tick, >= 1
   bool has_reference = false;
   std::uint32_t reference_gap = 0;   // baseline tick - reference tick, >= 1
   bool has_reference2 = false;       // a second, older reference: second-order prediction

@@ -81,7 +81,8 @@ class WorldState {
     codes_.resize(codes_.size() - stride);
   }
   void sort_by_id() {
-    std::sort(entities_.begin(), entities_.end(), [](const EntityState& a, const EntityState& b) { return a.id < b.id; });
+    std::sort(entities_.begin(), entities_.end(),
+              [](const EntityState& a, const EntityState& b) { return a.id < b.id; });
   }
   std::size_t code_count() const { return codes_.size(); }
 

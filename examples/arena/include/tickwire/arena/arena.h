@@ -24,10 +24,10 @@ using snapshot::EntityId;
 using snapshot::Field;
 using snapshot::Vec2;
 
-inline constexpr float kHalfSize = 40.0F;         // the arena is 80 m square
+inline constexpr float kHalfSize = 40.0F;  // the arena is 80 m square
 inline constexpr float kPlayerRadius = 0.5F;
-inline constexpr float kPlayerSpeed = 6.0F;       // m/s, walking
-inline constexpr float kDashSpeed = 18.0F;        // m/s, for kDashTicks
+inline constexpr float kPlayerSpeed = 6.0F;  // m/s, walking
+inline constexpr float kDashSpeed = 18.0F;   // m/s, for kDashTicks
 inline constexpr int kDashTicks = 8;
 inline constexpr int kDashCooldownTicks = 60;
 inline constexpr float kProjectileSpeed = 20.0F;
@@ -40,8 +40,8 @@ inline constexpr int kPlatformPeriodTicks = 480;  // there and back in 8 s at 60
 
 // What one player asks for in one tick.
 struct Input {
-  Vec2 move;           // each axis in [-1, 1]
-  float aim = 0.0F;    // radians
+  Vec2 move;         // each axis in [-1, 1]
+  float aim = 0.0F;  // radians
   bool dash = false;
   bool shoot = false;
   std::uint8_t shot_id = 0;  // the shooter's local id for a predicted projectile
