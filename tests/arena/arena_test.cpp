@@ -7,6 +7,8 @@
 #include <iostream>
 #include <random>
 
+#include "tickwire/prediction/sync_test.h"
+
 namespace tickwire::arena {
 namespace {
 
@@ -16,16 +18,23 @@ snapshot::World fresh_world() {
   return world;
 }
 
+// One authoritative tick, as the server runs it.
 void step(snapshot::World& world, Tick tick, std::span<const PlayerInput> inputs) {
-  simulate(world, tick, inputs, {});
-  world.quantize();
+  std::vector<snapshot::Record> records;
+  records.reserve(inputs.size());
+  for (const auto& in : inputs) records.push_back(to_record(in.input));
+  std::vector<prediction::PlayerInput> views;
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    views.push_back({prediction::PlayerId{inputs[i].owner}, &records[i], false});
+  Game game;
+  prediction::step_authoritative(game, world, tick, prediction::Inputs(views));
 }
 
 TEST(Arena, WalkingMovesAtWalkingSpeed) {
   auto world = fresh_world();
   const EntityId p = spawn_player(world, 1);
   const Vec2 start = world.get(p, schema().player_position);
-  const PlayerInput in{1, Input{{1.0F, 0.0F}, 0.0F, false, false, 0}};
+  const PlayerInput in{1, Input{{1.0F, 0.0F}, 0.0F, false, false}};
   for (std::uint32_t t = 1; t <= 60; ++t) step(world, Tick(t), {&in, 1});
   EXPECT_NEAR(world.get(p, schema().player_position).x - start.x, kPlayerSpeed, 0.05);
 }
@@ -34,7 +43,7 @@ TEST(Arena, DashIsFasterAndCoolsDown) {
   auto world = fresh_world();
   const EntityId p = spawn_player(world, 1);
   const float x0 = world.get(p, schema().player_position).x;
-  PlayerInput in{1, Input{{1.0F, 0.0F}, 0.0F, true, false, 0}};
+  PlayerInput in{1, Input{{1.0F, 0.0F}, 0.0F, true, false}};
   step(world, Tick(1), {&in, 1});
   EXPECT_NEAR(world.get(p, schema().player_position).x - x0, kDashSpeed / 60.0F, 0.02);
   EXPECT_EQ(world.get(p, schema().player_dash_cooldown), kDashCooldownTicks);
@@ -43,12 +52,11 @@ TEST(Arena, DashIsFasterAndCoolsDown) {
 TEST(Arena, ShootingSpawnsAProjectileThatExpires) {
   auto world = fresh_world();
   spawn_player(world, 3);
-  PlayerInput in{3, Input{{}, 0.0F, false, true, 7}};
+  PlayerInput in{3, Input{{}, 0.0F, false, true}};
   step(world, Tick(1), {&in, 1});
   ASSERT_EQ(world.entities(schema().projectile_type).size(), 1u);
   const EntityId shot = world.entities(schema().projectile_type)[0];
-  EXPECT_EQ(world.get(shot, schema().projectile_shot_id), 7);
-  EXPECT_EQ(world.get(shot, schema().projectile_owner), 3);
+  EXPECT_EQ(world.get(shot, schema().projectile_key.owner), 3);
   in.input.shoot = false;
   for (std::uint32_t t = 2; t < 2 + kProjectileLifeTicks + 2; ++t) step(world, Tick(t), {&in, 1});
   EXPECT_TRUE(world.entities(schema().projectile_type).empty());
@@ -97,11 +105,7 @@ TEST(Arena, SimulateIsDeterministic) {
   for (std::uint32_t t = 1; t <= 600; ++t) {
     std::vector<PlayerInput> inputs;
     for (std::uint32_t owner = 1; owner <= 8; ++owner) {
-      inputs.push_back({owner, Input{{unit(rng), unit(rng)},
-                                     unit(rng) * 3.0F,
-                                     unit(rng) > 0.9F,
-                                     unit(rng) > 0.8F,
-                                     static_cast<std::uint8_t>(t)}});
+      inputs.push_back({owner, Input{{unit(rng), unit(rng)}, unit(rng) * 3.0F, unit(rng) > 0.9F, unit(rng) > 0.8F}});
     }
     step(a, Tick(t), inputs);
     step(b, Tick(t), inputs);
@@ -115,10 +119,46 @@ TEST(Arena, SimulateIsDeterministic) {
 }
 
 TEST(Arena, RejectsNonFiniteOrOutOfRangeInputs) {
-  EXPECT_TRUE(valid_input(Input{{0.5F, -1.0F}, 1.0F, false, false, 0}));
-  EXPECT_FALSE(valid_input(Input{{std::nanf(""), 0.0F}, 0.0F, false, false, 0}));
-  EXPECT_FALSE(valid_input(Input{{2.0F, 0.0F}, 0.0F, false, false, 0}));
-  EXPECT_FALSE(valid_input(Input{{0.0F, 0.0F}, INFINITY, false, false, 0}));
+  EXPECT_TRUE(valid_input(Input{{0.5F, -1.0F}, 1.0F, false, false}));
+  EXPECT_FALSE(valid_input(Input{{std::nanf(""), 0.0F}, 0.0F, false, false}));
+  EXPECT_FALSE(valid_input(Input{{2.0F, 0.0F}, 0.0F, false, false}));
+  EXPECT_FALSE(valid_input(Input{{0.0F, 0.0F}, INFINITY, false, false}));
+}
+
+// The prediction sync test: every 8 ticks the client rolls back and runs
+// the game again; any difference in state fails with both states.
+TEST(Arena, PassesTheSyncTest) {
+  auto world = fresh_world();
+  spawn_player(world, 1);
+  spawn_player(world, 2);
+  Game game;
+  prediction::SyncTestConfig config;
+  config.input_type = schema().input_type;
+  config.player = prediction::PlayerId{1};
+  auto sampler = [](Tick tick, snapshot::Record& r) {
+    // Inputs that change with the tick: moving, turning, dashing, shooting.
+    const auto t = static_cast<float>(tick.value());
+    r.set(schema().input_move, Vec2{std::cos(t * 0.05F), std::sin(t * 0.031F)});
+    r.set(schema().input_aim, std::fmod(t * 0.1F, 6.0F) - 3.0F);
+    r.set(schema().input_dash, tick.value() % 97 == 0);
+    r.set(schema().input_shoot, tick.value() % 20 == 0);
+  };
+  prediction::SyncTest test(schema().schema, game, sampler, world, Tick(0), config);
+  for (int i = 0; i < 600; ++i) {
+    const auto failure = test.advance();
+    ASSERT_FALSE(failure.has_value()) << failure->describe();
+  }
+  EXPECT_GT(test.checks(), 50u);
+}
+
+TEST(Arena, InputRecordRoundTrips) {
+  const Input in{{0.5F, -0.25F}, 1.0F, true, false};
+  const Input out = from_record(to_record(in));
+  EXPECT_NEAR(out.move.x, 0.5F, 0.01F);
+  EXPECT_NEAR(out.move.y, -0.25F, 0.01F);
+  EXPECT_NEAR(out.aim, 1.0F, 0.01F);
+  EXPECT_TRUE(out.dash);
+  EXPECT_FALSE(out.shoot);
 }
 
 TEST(Arena, SchemaHashIsStable) {

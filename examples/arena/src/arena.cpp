@@ -37,9 +37,7 @@ Schema make_schema() {
     const Vec2 phi{kProjectileSpeed, kProjectileSpeed};
     s.projectile_position = t.add_vec2("position", lo, hi, 0.01F);
     s.projectile_velocity = t.add_vec2("velocity", plo, phi, 0.01F);
-    s.projectile_owner = t.add_int("owner", 0, 65535);
-    s.projectile_spawn_tick = t.add_int("spawn_tick", 0, 0x7FFFFFFF);
-    s.projectile_shot_id = t.add_int("shot_id", 0, 255);
+    s.projectile_key = prediction::add_spawn_key(t, 65535);
   }
   {
     auto t = b.entity_type("platform");
@@ -54,7 +52,6 @@ Schema make_schema() {
     s.input_aim = t.add_angle("aim", 12);
     s.input_dash = t.add_bool("dash");
     s.input_shoot = t.add_bool("shoot");
-    s.input_shot_id = t.add_int("shot_id", 0, 255);
   }
   s.schema = b.build();
   return s;
@@ -81,9 +78,11 @@ struct PlatformMove {
   Vec2 delta;
 };
 
-std::vector<PlatformMove> move_platforms(snapshot::World& world, Tick tick, const Schema& s) {
+std::vector<PlatformMove> move_platforms(snapshot::World& world, Tick tick, const Schema& s,
+                                         const prediction::SimContext& ctx) {
   std::vector<PlatformMove> moves;
   for (EntityId id : world.entities(s.platform_type)) {
+    if (!ctx.simulates(id)) continue;
     const Vec2 before = world.get(id, s.platform_position);
     const Vec2 after = platform_position_at(world.get(id, s.platform_path), tick);
     world.set(id, s.platform_position, after);
@@ -100,7 +99,6 @@ struct Shot {
   Vec2 position;
   Vec2 velocity;
   std::uint32_t owner;
-  std::uint8_t shot_id;
 };
 
 void step_player(snapshot::World& world, EntityId id, const Input* in, const std::vector<PlatformMove>& platforms,
@@ -133,7 +131,7 @@ void step_player(snapshot::World& world, EntityId id, const Input* in, const std
   if (in != nullptr && in->shoot && shoot_cd == 0) {
     const Vec2 dir{std::cos(in->aim), std::sin(in->aim)};
     shots.push_back({add(p, scale(dir, kPlayerRadius + 0.25F)), scale(dir, kProjectileSpeed),
-                     static_cast<std::uint32_t>(world.get(id, s.player_owner)), in->shot_id});
+                     static_cast<std::uint32_t>(world.get(id, s.player_owner))});
     shoot_cd = kShootCooldownTicks;
   }
   world.set(id, s.player_position, p);
@@ -145,7 +143,7 @@ void step_player(snapshot::World& world, EntityId id, const Input* in, const std
 
 // Overlapping players push each other apart, half each, in id order so
 // every machine resolves the same pairs the same way.
-void resolve_pushes(snapshot::World& world, const Schema& s) {
+void resolve_pushes(snapshot::World& world, const Schema& s, const prediction::SimContext& ctx) {
   std::vector<EntityId> players(world.entities(s.player_type).begin(), world.entities(s.player_type).end());
   std::sort(players.begin(), players.end());
   for (std::size_t i = 0; i < players.size(); ++i) {
@@ -159,32 +157,38 @@ void resolve_pushes(snapshot::World& world, const Schema& s) {
       const Vec2 n = dist > 1e-4F ? scale(d, 1.0F / dist) : Vec2{1.0F, 0.0F};
       a = clamp_to_arena(sub(a, scale(n, overlap * 0.5F)), kPlayerRadius);
       b = clamp_to_arena(add(b, scale(n, overlap * 0.5F)), kPlayerRadius);
-      world.set(players[i], s.player_position, a);
-      world.set(players[j], s.player_position, b);
+      // A client moves only what it predicts; the other half of the push is
+      // the server's to decide.
+      if (ctx.simulates(players[i])) world.set(players[i], s.player_position, a);
+      if (ctx.simulates(players[j])) world.set(players[j], s.player_position, b);
     }
   }
 }
 
-void step_projectiles(snapshot::World& world, Tick tick, const Schema& s) {
+void step_projectiles(snapshot::World& world, Tick tick, const Schema& s, const prediction::SimContext& ctx) {
   std::vector<EntityId> gone;
   std::vector<EntityId> projectiles(world.entities(s.projectile_type).begin(), world.entities(s.projectile_type).end());
   std::sort(projectiles.begin(), projectiles.end());
   for (EntityId id : projectiles) {
+    if (!ctx.simulates(id)) continue;
     const Vec2 p = add(world.get(id, s.projectile_position), scale(world.get(id, s.projectile_velocity), kDt));
-    const auto age = static_cast<std::int64_t>(tick.value()) - world.get(id, s.projectile_spawn_tick);
+    // The key holds the spawn tick modulo 65536; lifetimes are far shorter.
+    const auto age = (static_cast<std::int64_t>(tick.value()) - world.get(id, s.projectile_key.tick)) %
+                     prediction::kSpawnTickModulus;
     if (age > kProjectileLifeTicks || std::fabs(p.x) >= kHalfSize || std::fabs(p.y) >= kHalfSize) {
       gone.push_back(id);
       continue;
     }
     world.set(id, s.projectile_position, p);
-    const auto owner = world.get(id, s.projectile_owner);
+    const auto owner = world.get(id, s.projectile_key.owner);
     world.for_each([&](EntityId target) {
       if (world.type_of(target) != s.player_type || world.get(target, s.player_owner) == owner) return;
       if (length(sub(world.get(target, s.player_position), p)) > kPlayerRadius) return;
+      if (std::find(gone.begin(), gone.end(), id) == gone.end()) gone.push_back(id);
+      if (!ctx.simulates(target)) return;  // another machine's player: the server decides the damage
       const auto health = world.get(target, s.player_health) - kProjectileDamage;
       world.set(target, s.player_health, health > 0 ? health : kMaxHealth);  // respawn at full health
       if (health <= 0) world.set(target, s.player_position, Vec2{});
-      if (std::find(gone.begin(), gone.end(), id) == gone.end()) gone.push_back(id);
     });
   }
   for (EntityId id : gone) world.despawn(id);
@@ -237,27 +241,43 @@ std::optional<EntityId> find_player(const snapshot::World& world, std::uint32_t 
   return std::nullopt;
 }
 
-void simulate(snapshot::World& world, Tick tick, std::span<const PlayerInput> inputs, const TickContext& ctx) {
-  (void)ctx;  // the arena has no effects to skip while resimulating
+void Game::simulate(snapshot::World& world, Tick tick, const prediction::Inputs& inputs, prediction::SimContext& ctx) {
   const Schema& s = schema();
-  const auto platforms = move_platforms(world, tick, s);
+  std::vector<PlayerInput> decoded;
+  for (const prediction::PlayerInput& in : inputs.all()) decoded.push_back({in.player.value, from_record(*in.input)});
+
+  const auto platforms = move_platforms(world, tick, s, ctx);
   std::vector<EntityId> players(world.entities(s.player_type).begin(), world.entities(s.player_type).end());
   std::sort(players.begin(), players.end());
   std::vector<Shot> shots;
   for (EntityId id : players) {
+    if (!ctx.simulates(id)) continue;
     const auto owner = static_cast<std::uint32_t>(world.get(id, s.player_owner));
-    step_player(world, id, input_of(inputs, owner), platforms, shots, s);
+    step_player(world, id, input_of(decoded, owner), platforms, shots, s);
   }
-  resolve_pushes(world, s);
-  step_projectiles(world, tick, s);
+  resolve_pushes(world, s, ctx);
+  step_projectiles(world, tick, s, ctx);
   for (const Shot& shot : shots) {
-    const EntityId p = world.spawn(s.projectile_type);
+    const EntityId p = ctx.spawn(world, s.projectile_type, s.projectile_key, prediction::PlayerId{shot.owner});
     world.set(p, s.projectile_position, clamp_to_arena(shot.position, 0.01F));
     world.set(p, s.projectile_velocity, shot.velocity);
-    world.set(p, s.projectile_owner, static_cast<std::int32_t>(shot.owner));
-    world.set(p, s.projectile_spawn_tick, static_cast<std::int32_t>(tick.value() & 0x7FFFFFFF));
-    world.set(p, s.projectile_shot_id, static_cast<std::int32_t>(shot.shot_id));
   }
+}
+
+snapshot::Record to_record(const Input& input) {
+  const Schema& s = schema();
+  snapshot::Record r(s.schema, s.input_type);
+  r.set(s.input_move, input.move);
+  r.set(s.input_aim, input.aim);
+  r.set(s.input_dash, input.dash);
+  r.set(s.input_shoot, input.shoot);
+  r.quantize();
+  return r;
+}
+
+Input from_record(const snapshot::Record& r) {
+  const Schema& s = schema();
+  return Input{r.get(s.input_move), r.get(s.input_aim), r.get(s.input_dash), r.get(s.input_shoot)};
 }
 
 bool valid_input(const Input& in) {

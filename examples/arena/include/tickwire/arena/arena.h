@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tickwire/core/tick.h"
+#include "tickwire/prediction/game.h"
 #include "tickwire/snapshot/schema.h"
 #include "tickwire/snapshot/world.h"
 
@@ -44,7 +45,6 @@ struct Input {
   float aim = 0.0F;  // radians
   bool dash = false;
   bool shoot = false;
-  std::uint8_t shot_id = 0;  // the shooter's local id for a predicted projectile
   bool operator==(const Input&) const = default;
 };
 
@@ -70,9 +70,9 @@ struct Schema {
 
   Field<Vec2> projectile_position;
   Field<Vec2> projectile_velocity;
-  Field<std::int32_t> projectile_owner;
-  Field<std::int32_t> projectile_spawn_tick;
-  Field<std::int32_t> projectile_shot_id;
+  // Owner, spawn tick and index: lets the shooter's client spawn the
+  // projectile ahead of the server and match it when the server's arrives.
+  prediction::SpawnKey projectile_key;
 
   Field<Vec2> platform_position;
   Field<std::int32_t> platform_path;
@@ -82,7 +82,6 @@ struct Schema {
   Field<float> input_aim;
   Field<bool> input_dash;
   Field<bool> input_shoot;
-  Field<std::int32_t> input_shot_id;
 };
 
 // Registers the game's types. Call once at start-up; the result's
@@ -102,14 +101,18 @@ std::optional<EntityId> find_player(const snapshot::World& world, std::uint32_t 
 // client can predict a platform exactly.
 Vec2 platform_position_at(std::int32_t path, Tick tick);
 
-// Advances the world by one tick with the inputs of this tick (at most one
-// per owner; missing owners stand still). `resimulating` is true when the
-// client replays a tick it already predicted: effects are skipped then.
-struct TickContext {
-  bool resimulating = false;
-  bool is_server = true;
+// The game as the runtime drives it: the same simulate on the server, on
+// the predicting client and in the sync test. Entities the context does not
+// let this step simulate (other players, on a client) are left alone.
+class Game final : public prediction::Game {
+ public:
+  void simulate(snapshot::World& world, Tick tick, const prediction::Inputs& inputs,
+                prediction::SimContext& ctx) override;
 };
-void simulate(snapshot::World& world, Tick tick, std::span<const PlayerInput> inputs, const TickContext& ctx);
+
+// Conversions between the game's input and its wire record.
+snapshot::Record to_record(const Input& input);
+Input from_record(const snapshot::Record& record);
 
 // Checks an input decoded from the network: finite, in range.
 bool valid_input(const Input& input);
