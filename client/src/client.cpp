@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "tickwire/timesync/client_time_provider.h"
+
 #include "tickwire/core/handshake.h"
 #include "tickwire/core/keep_alive.h"
 #include "tickwire/core/logging.h"
@@ -25,6 +27,9 @@ void ClientConfig::validate() const {
   if (keep_alive_interval <= Duration::zero() || keep_alive_interval >= timeout) {
     fail("keep_alive_interval must be positive and shorter than timeout");
   }
+  if (max_ticks_per_update == 0) fail("max_ticks_per_update must be at least 1");
+  if (max_replay_ticks == 0 || max_replay_ticks > 1024) fail("max_replay_ticks must be in 1..1024");
+  if (snapshot_history_ticks == 0 || snapshot_history_ticks > 4096) fail("snapshot_history_ticks must be in 1..4096");
 }
 
 const char* to_string(ClientState state) {
@@ -38,10 +43,34 @@ const char* to_string(ClientState state) {
   return "unknown";
 }
 
-Client::Client(std::unique_ptr<transport::Transport> transport, ClientConfig config)
-    : transport_(std::move(transport)), config_(std::move(config)) {
-  config_.validate();
+namespace {
+
+ClientConfig validated(ClientConfig config) {
+  config.validate();
+  return config;
+}
+
+// Room for the server's ids and this client's predicted spawns above them
+// (prediction::PredictionConfig's defaults).
+snapshot::WorldConfig view_config() {
+  const prediction::PredictionConfig defaults;
+  return {defaults.server_max_entities + defaults.max_local_spawns};
+}
+
+}  // namespace
+
+Client::Client(std::unique_ptr<transport::Transport> transport, prediction::NetGame& game,
+               prediction::InputSampler sampler, ClientConfig config)
+    : transport_(std::move(transport)),
+      game_(game),
+      sampler_(std::move(sampler)),
+      config_(validated(std::move(config))),
+      receiver_(game.schema(), snapshot::ReceiverConfig{config_.snapshot_history_ticks}),
+      interpolator_(game.schema(), config_.interpolation),
+      authoritative_(game.schema()),
+      view_(game.schema(), view_config()) {
   if (!transport_) throw std::invalid_argument("client: transport is null");
+  if (!sampler_) throw std::invalid_argument("client: input sampler is empty");
   log_ = config_.logger ? config_.logger : Logging::null_logger("client");
 }
 
@@ -66,9 +95,7 @@ Result<void> Client::connect(const transport::Address& server, Time now) {
   last_sent_ = now;
   client_id_.reset();
   disconnect_reason_.reset();
-  last_server_tick_.reset();
-  channel_ = PacketChannel();
-  has_rtt_ = false;
+  stats_ = ClientStats();
   log_->info("connecting to {}", server.to_string());
   return {};
 }
@@ -83,8 +110,9 @@ void Client::update(Time now) {
   } else if (state_ == ClientState::kConnected) {
     if (now - last_heard_ > config_.timeout) {
       fail(DisconnectReason::kTimeout, now);
-    } else if (now - last_sent_ >= config_.keep_alive_interval) {
-      send_keep_alive(now);
+    } else {
+      run_session(now);
+      if (now - last_sent_ >= config_.keep_alive_interval) send_keep_alive(now);
     }
   }
   transport_->flush(now);
@@ -140,7 +168,8 @@ void Client::handle_event(TransportEvent& event, Time now) {
 void Client::send_hello(Time now) {
   PacketPrefix prefix;
   prefix.type = PacketType::kHello;
-  Hello hello{protocol_fingerprint(kProtocolVersion, config_.schema_hash), config_.name};
+  Hello hello{protocol_fingerprint(kProtocolVersion, config_.schema_hash.value_or(game_.schema().hash())),
+              config_.name};
   BitWriter w(kMaxPacket);
   serialize(w, prefix);
   serialize(w, hello);
@@ -163,37 +192,21 @@ void Client::handle_welcome(std::span<const std::uint8_t> bytes, Time now) {
     fail(DisconnectReason::kProtocolError, now);
     return;
   }
+  if (welcome.client_id == 0 || welcome.tick_rate == 0 || welcome.send_rate == 0 ||
+      welcome.tick_rate > NetworkTime::kMaxTickRate || !game_.supports_tick_rate(welcome.tick_rate)) {
+    ++stats_.bad_packets;
+    log_->warn("the server's welcome names a client id or rates this game cannot use");
+    fail(DisconnectReason::kProtocolError, now);
+    return;
+  }
   client_id_ = welcome.client_id;
   tick_rate_ = welcome.tick_rate;
   send_rate_ = welcome.send_rate;
-  last_server_tick_ = welcome.server_tick;
-  last_server_tick_at_ = now;
+  start_session();
   state_ = ClientState::kConnected;
   events_.push_back({ClientEvent::Type::kConnected, DisconnectReason::kUnknown});
   log_->info("connected as client {} (tick rate {} Hz, send rate {} Hz)", welcome.client_id, tick_rate_, send_rate_);
   send_keep_alive(now);
-}
-
-void Client::handle_unreliable(std::span<const std::uint8_t> bytes, Time now) {
-  if (state_ != ClientState::kConnected) return;
-  BitReader r(bytes);
-  PacketHeader header;
-  KeepAlive body;
-  if (!serialize(r, header) || !check_prefix(header.prefix).ok() || header.prefix.type != PacketType::kKeepAlive ||
-      !serialize(r, body) || !r.finish()) {
-    ++stats_.bad_packets;
-    return;
-  }
-  if (channel_.receive(header, now) != PacketChannel::Verdict::kAccept) return;
-  if (auto sample = channel_.take_rtt_sample()) {
-    stats_.rtt = has_rtt_ ? (stats_.rtt * 7 + sample->rtt) / 8 : sample->rtt;
-    has_rtt_ = true;
-  }
-  if (body.server_tick && (!last_server_tick_ || *body.server_tick > *last_server_tick_)) {
-    last_server_tick_ = body.server_tick;
-    last_server_tick_at_ = now;
-    ++stats_.server_ticks_heard;
-  }
 }
 
 void Client::send_keep_alive(Time now) {
@@ -201,18 +214,15 @@ void Client::send_keep_alive(Time now) {
   KeepAlive body;
   BitWriter w(kMaxPacket);
   if (!serialize(w, header) || !serialize(w, body)) return;
-  const auto bytes = w.take();
-  if (transport_->send(server_, Delivery::kUnreliable, bytes, now).ok()) {
-    ++stats_.packets_out;
-    stats_.bytes_out += bytes.size();
-  }
-  last_sent_ = now;
+  (void)send_packet(w.data(), now);
 }
 
-std::optional<Tick> Client::estimated_server_tick(Time now) const {
-  if (!last_server_tick_ || tick_rate_ == 0) return last_server_tick_;
-  const std::int64_t elapsed_ticks = (now - last_server_tick_at_).micros() * tick_rate_ / 1'000'000;
-  return *last_server_tick_ + std::max<std::int64_t>(elapsed_ticks, 0);
+bool Client::send_packet(std::span<const std::uint8_t> bytes, Time now) {
+  if (!transport_->send(server_, Delivery::kUnreliable, bytes, now).ok()) return false;
+  ++stats_.packets_out;
+  stats_.bytes_out += bytes.size();
+  last_sent_ = now;
+  return true;
 }
 
 std::optional<ClientEvent> Client::poll_event() {

@@ -4,41 +4,123 @@
 
 #include "tickwire/core/network_time.h"
 
+#ifndef TICKWIRE_VERSION
+#define TICKWIRE_VERSION "unknown"
+#endif
+
 namespace tickwire::server_app {
+namespace {
+
+constexpr const char* kNetwork = "Network";
+constexpr const char* kSimulation = "Simulation";
+constexpr const char* kReporting = "Logging and stats";
+constexpr const char* kAdvanced = "Advanced (tuning and testing)";
+
+constexpr const char* kFooter =
+    "Every option can live in a --config file, one per line, keyed by its long name:\n"
+    "  port = 7777\n"
+    "  tick-rate = 60\n"
+    "  stats-json = \"/var/log/tickwire/stats.jsonl\"\n"
+    "Flags on the command line override the file. Bad flags and bad values exit with status 2.";
+
+// CLI11 reports an unknown key in a config file as "INI was not able to
+// parse KEY", which does not say what is wrong; say it.
+std::string config_message(const std::string& what) {
+  const std::string prefix = "INI was not able to parse ";
+  if (what.rfind(prefix, 0) == 0) return "unknown setting '" + what.substr(prefix.size()) +
+                                      "' in the --config file (keys are long option names, such as tick-rate)";
+  return what;
+}
+
+// A validator that checks without adding its own description to --help,
+// where the option's text already states the allowed values.
+CLI::Validator quiet(CLI::Validator v) {
+  v.description("");
+  return v;
+}
+
+}  // namespace
 
 std::variant<Options, ParseExit> parse_options(int argc, const char* const* argv) {
   Options o;
   CLI::App app{
-      "tickwire-server: the Tickwire dedicated server.\n"
+      "tickwire-server: the Tickwire dedicated server, hosting the arena reference game.\n"
       "Runs a fixed-tick authoritative simulation and serves clients over UDP.",
       "tickwire-server"};
-  app.set_config("--config", "", "Read options from a TOML or INI file (keys are the long option names)");
-  app.add_option("--bind", o.bind, "Address to listen on")->capture_default_str();
-  app.add_option("--port", o.port, "UDP port to listen on")->capture_default_str()->check(CLI::Range(1, 65535));
-  app.add_option("--tick-rate", o.tick_rate, "Simulation ticks per second")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, NetworkTime::kMaxTickRate));
-  app.add_option("--send-rate", o.send_rate, "Snapshots per second to each client; must divide --tick-rate")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, NetworkTime::kMaxTickRate));
-  app.add_option("--max-clients", o.max_clients, "Most clients connected at once")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 4000));
-  app.add_option("--log-level", o.log_level, "trace, debug, info, warn, error, critical or off")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
-  app.add_option("--log-format", o.log_format, "text or json (one JSON object per line)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"text", "json"}));
-  app.add_option("--stats-interval", o.stats_interval_s, "Seconds between stats lines; 0 turns them off")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 3600.0));
-  app.add_option("--stats-json", o.stats_json, "Append one JSON line of stats per interval to this file");
+  app.footer(kFooter);
+  app.set_version_flag("--version", std::string("tickwire-server ") + TICKWIRE_VERSION);
+  app.set_config("--config", "", "Read options from a TOML or INI file (keys are the long option names)")
+      ->type_name("FILE");
+  app.get_formatter()->column_width(32);
+  app.allow_config_extras(CLI::config_extras_mode::error);
   app.add_option("--duration", o.duration_s, "Stop by itself after this many seconds; 0 runs until SIGINT/SIGTERM")
+      ->type_name("SECONDS")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1e7));
-  app.add_option("--schema-hash", o.schema_hash, "Override the game schema hash in the protocol fingerprint (testing)")
-      ->group("Advanced");
+      ->check(quiet(CLI::Range(0.0, 1e7)));
+
+  app.add_option("--bind", o.bind, "Local address to listen on")->type_name("ADDR")->capture_default_str()->group(kNetwork);
+  app.add_option("--port", o.port, "UDP port to listen on (1-65535)")
+      ->type_name("PORT")
+      ->capture_default_str()
+      ->check(quiet(CLI::Range(1, 65535)))
+      ->group(kNetwork);
+  app.add_option("--max-clients", o.max_clients, "Most clients connected at once (1-4000)")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(quiet(CLI::Range(1, 4000)))
+      ->group(kNetwork);
+
+  app.add_option("--tick-rate", o.tick_rate, "Simulation ticks per second (the arena runs at 60 only)")
+      ->type_name("HZ")
+      ->capture_default_str()
+      ->check(quiet(CLI::Range(1u, NetworkTime::kMaxTickRate)))
+      ->group(kSimulation);
+  app.add_option("--send-rate", o.send_rate, "Snapshots per second to each client; must divide --tick-rate")
+      ->type_name("HZ")
+      ->capture_default_str()
+      ->check(quiet(CLI::Range(1u, NetworkTime::kMaxTickRate)))
+      ->group(kSimulation);
+  app.add_option("--nearest", o.nearest, "Send each client only its nearest N entities; 0 sends all")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(quiet(CLI::Range(std::size_t{0}, std::size_t{100000})))
+      ->group(kSimulation);
+
+  app.add_option("--log-level", o.log_level, "trace, debug, info, warn, error, critical or off")
+      ->type_name("LEVEL")
+      ->capture_default_str()
+      ->check(quiet(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"})))
+      ->group(kReporting);
+  app.add_option("--log-format", o.log_format, "text, or json for one JSON object per line")
+      ->type_name("FORMAT")
+      ->capture_default_str()
+      ->check(quiet(CLI::IsMember({"text", "json"})))
+      ->group(kReporting);
+  app.add_option("--stats-interval", o.stats_interval_s, "Seconds between stats lines; 0 turns them off")
+      ->type_name("SECONDS")
+      ->capture_default_str()
+      ->check(quiet(CLI::Range(0.0, 3600.0)))
+      ->group(kReporting);
+  app.add_option("--stats-json", o.stats_json, "Append one JSON line of stats per interval to FILE")
+      ->type_name("FILE")
+      ->group(kReporting);
+
+  app.add_option("--snapshot-bytes", o.snapshot_bytes, "Largest snapshot payload per packet (64-1140)")
+      ->type_name("BYTES")
+      ->capture_default_str()
+      ->check(quiet(CLI::Range(std::size_t{64}, std::size_t{1140})))
+      ->group(kAdvanced);
+  app.add_option("--max-catch-up-ticks", o.max_catch_up_ticks,
+                 "Most ticks run back to back after a stall; later ones are skipped and counted")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(quiet(CLI::Range(1, 1000)))
+      ->group(kAdvanced);
+  std::uint64_t schema_hash = 0;
+  auto* hash_option =
+      app.add_option("--schema-hash", schema_hash, "Use this schema hash in the protocol fingerprint (testing)")
+          ->type_name("HASH")
+          ->group(kAdvanced);
 
   try {
     app.parse(argc, argv);
@@ -46,11 +128,16 @@ std::variant<Options, ParseExit> parse_options(int argc, const char* const* argv
     return ParseExit{0, app.help()};
   } catch (const CLI::CallForAllHelp&) {
     return ParseExit{0, app.help("", CLI::AppFormatMode::All)};
+  } catch (const CLI::CallForVersion& e) {
+    return ParseExit{0, e.what()};
   } catch (const CLI::FileError& e) {
     return ParseExit{2, std::string("tickwire-server: --config: ") + e.what()};
+  } catch (const CLI::ConfigError& e) {
+    return ParseExit{2, "tickwire-server: " + config_message(e.what())};
   } catch (const CLI::ParseError& e) {
     return ParseExit{2, std::string("tickwire-server: ") + e.what() + "\nRun with --help for the options."};
   }
+  if (hash_option->count() > 0) o.schema_hash = schema_hash;
   if (o.send_rate > o.tick_rate || o.tick_rate % o.send_rate != 0) {
     return ParseExit{2, "tickwire-server: --send-rate " + std::to_string(o.send_rate) + " must divide --tick-rate " +
                             std::to_string(o.tick_rate) + " (for example 60 and 30)"};

@@ -6,8 +6,6 @@
 #include <string>
 #include <variant>
 
-#include "tickwire/core/logging.h"
-#include "tickwire/server/server_config.h"
 #include "tickwire/transport/address.h"
 
 namespace tickwire::server_app {
@@ -23,7 +21,10 @@ struct Options {
   double stats_interval_s = 5.0;  // 0: no periodic stats
   std::string stats_json;         // empty: none
   double duration_s = 0.0;        // 0: run until signalled
-  std::uint64_t schema_hash = 0;
+  std::size_t nearest = 0;        // entities sent to each client; 0: all
+  std::size_t snapshot_bytes = 1100;
+  int max_catch_up_ticks = 8;
+  std::optional<std::uint64_t> schema_hash;  // unset: the game's own
 
   transport::Address address() const { return {bind, port}; }
 };

@@ -1,18 +1,22 @@
 #include "stats_reporter.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <sstream>
+
+#include "stats_format.h"
 
 namespace tickwire::server_app {
-namespace {
 
-std::int64_t percentile(std::vector<std::int64_t>& v, double p) {
-  if (v.empty()) return 0;
-  const auto k = static_cast<std::size_t>(p * static_cast<double>(v.size() - 1));
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
-  return v[k];
+std::uint64_t resident_set_kb() {
+  std::ifstream in("/proc/self/statm");
+  std::stringstream text;
+  text << in.rdbuf();
+  const long page = sysconf(_SC_PAGESIZE);
+  const auto kb = rss_kb_from_statm(text.str(), page > 0 ? static_cast<std::uint64_t>(page) : 4096U);
+  return kb.value_or(0);
 }
-
-}  // namespace
 
 StatsReporter::StatsReporter(Duration interval, const std::string& json_path, std::shared_ptr<spdlog::logger> log,
                              Time now)
@@ -20,34 +24,56 @@ StatsReporter::StatsReporter(Duration interval, const std::string& json_path, st
   if (json_requested_) json_.open(json_path, std::ios::out | std::ios::app);
 }
 
-void StatsReporter::record_tick(Duration took, bool overran) {
-  tick_us_.push_back(took.micros());
-  if (overran) ++overruns_;
+void StatsReporter::add_timings(const std::vector<server::TickTiming>& timings) {
+  if (interval_ <= Duration::zero()) return;  // nothing will read them
+  for (const auto& t : timings) {
+    tick_us_.push_back(t.duration.micros());
+    late_us_.push_back(t.lateness.micros());
+  }
 }
 
-void StatsReporter::maybe_report(const server::ServerStats& s, Time now) {
-  if (interval_ <= Duration::zero() || now - last_ < interval_) return;
-  const double secs = (now - last_).seconds_f();
-  const std::int64_t p50 = percentile(tick_us_, 0.50);
-  const std::int64_t p99 = percentile(tick_us_, 0.99);
-  const std::int64_t max = tick_us_.empty() ? 0 : *std::max_element(tick_us_.begin(), tick_us_.end());
-  const auto kbps = [secs](std::uint64_t bytes) { return static_cast<double>(bytes) * 8.0 / 1000.0 / secs; };
-  const double kbps_in = kbps(s.bytes_in - previous_.bytes_in);
-  const double kbps_out = kbps(s.bytes_out - previous_.bytes_out);
-  log_->info(
-      "stats: clients={} tick={} tick_us p50={} p99={} max={} overruns={} skipped={} in={:.1f}kbps out={:.1f}kbps "
-      "bad={}",
-      s.clients, s.tick.value(), p50, p99, max, overruns_, s.ticks_skipped, kbps_in, kbps_out, s.bad_packets());
+void StatsReporter::report(const server::ServerStats& s, Time now) {
+  const double secs = std::max((now - last_).seconds_f(), 1e-6);
+  const server::ServerStats& p = previous_;
+  const auto counter = [](std::uint64_t total, std::uint64_t before) { return Counter{total, total - before}; };
+  const auto rate = [secs](const Counter& c) { return static_cast<double>(c.delta) / secs; };
+
+  IntervalStats r;
+  r.t = (now - start_).seconds_f();
+  r.tick = s.tick.value();
+  r.clients = s.clients;
+  r.tick_us_p50 = percentile(tick_us_, 0.50);
+  r.tick_us_p99 = percentile(tick_us_, 0.99);
+  r.tick_us_max = percentile(tick_us_, 1.0);
+  r.late_start_us_p99 = percentile(late_us_, 0.99);
+  r.late_start_us_max = percentile(late_us_, 1.0);
+  r.ticks_overrun = counter(s.ticks_overrun, p.ticks_overrun);
+  r.ticks_skipped = counter(s.ticks_skipped, p.ticks_skipped);
+  r.bytes_in = counter(s.bytes_in, p.bytes_in);
+  r.bytes_out = counter(s.bytes_out, p.bytes_out);
+  r.packets_in = counter(s.packets_in, p.packets_in);
+  r.packets_out = counter(s.packets_out, p.packets_out);
+  r.kbps_in = rate(r.bytes_in) * 8.0 / 1000.0;
+  r.kbps_out = rate(r.bytes_out) * 8.0 / 1000.0;
+  r.pps_in = rate(r.packets_in);
+  r.pps_out = rate(r.packets_out);
+  r.snapshots = counter(s.snapshots, p.snapshots);
+  r.late_inputs = counter(s.late_inputs, p.late_inputs);
+  r.missing_inputs = counter(s.missing_inputs, p.missing_inputs);
+  r.rejected_inputs = counter(s.rejected_inputs, p.rejected_inputs);
+  r.bad_packets = counter(s.bad_packets(), p.bad_packets());
+  r.connects = counter(s.connects, p.connects);
+  r.denials = counter(s.denials, p.denials);
+  r.disconnects = counter(s.disconnects, p.disconnects);
+  r.rss_kb = resident_set_kb();
+
+  log_->info("{}", format_text_line(r));
   if (json_.is_open()) {
-    json_ << "{\"t\":" << (now - start_).seconds_f() << ",\"clients\":" << s.clients << ",\"tick\":" << s.tick.value()
-          << ",\"tick_us_p50\":" << p50 << ",\"tick_us_p99\":" << p99 << ",\"tick_us_max\":" << max
-          << ",\"ticks_overrun\":" << overruns_ << ",\"ticks_skipped\":" << s.ticks_skipped
-          << ",\"bytes_in\":" << s.bytes_in << ",\"bytes_out\":" << s.bytes_out << ",\"packets_in\":" << s.packets_in
-          << ",\"packets_out\":" << s.packets_out << ",\"connects\":" << s.connects << ",\"denials\":" << s.denials
-          << ",\"disconnects\":" << s.disconnects << ",\"bad_packets\":" << s.bad_packets() << "}\n";
+    json_ << format_json_line(r);
     json_.flush();
   }
   tick_us_.clear();
+  late_us_.clear();
   previous_ = s;
   last_ = now;
 }

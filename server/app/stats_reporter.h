@@ -1,6 +1,7 @@
 #pragma once
 // Periodic server stats: a readable line in the log and, optionally, one
-// JSON object per line in a file for tools (the bots' report reads it).
+// JSON object per line in a file for tools (the bots' report and memory
+// soaks read it). Tick times come from the server's own tick timings.
 
 #include <spdlog/logger.h>
 
@@ -17,13 +18,16 @@ namespace tickwire::server_app {
 
 class StatsReporter {
  public:
+  // An interval of zero or less reports nothing.
   StatsReporter(Duration interval, const std::string& json_path, std::shared_ptr<spdlog::logger> log, Time now);
   bool json_ok() const { return !json_requested_ || json_.good(); }
 
-  // Records how long one update that ran ticks took; an overrun is one
-  // that took longer than a tick interval.
-  void record_tick(Duration took, bool overran);
-  void maybe_report(const server::ServerStats& stats, Time now);
+  // Adds the timings of the ticks run since the last call.
+  void add_timings(const std::vector<server::TickTiming>& timings);
+  // Whether an interval has passed since the last report (never when
+  // reporting is off), so the caller gathers stats only when needed.
+  bool due(Time now) const { return interval_ > Duration::zero() && now - last_ >= interval_; }
+  void report(const server::ServerStats& stats, Time now);
 
  private:
   Duration interval_;
@@ -33,8 +37,11 @@ class StatsReporter {
   Time last_;
   Time start_;
   std::vector<std::int64_t> tick_us_;
-  std::uint64_t overruns_ = 0;
+  std::vector<std::int64_t> late_us_;
   server::ServerStats previous_;
 };
+
+// This process's resident set in KiB, 0 when it cannot be read.
+std::uint64_t resident_set_kb();
 
 }  // namespace tickwire::server_app

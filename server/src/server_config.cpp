@@ -22,6 +22,17 @@ void ServerConfig::validate() const {
   if (max_catch_up_ticks < 1) fail("max_catch_up_ticks must be at least 1");
   if (max_bad_packets < 1) fail("max_bad_packets must be at least 1");
   if (bad_packet_window <= Duration::zero()) fail("bad_packet_window must be positive");
+  // A snapshot packet is the payload plus the packet header and the time
+  // block (under 60 bytes together) inside one 1200-byte datagram.
+  if (max_snapshot_bytes < 64 || max_snapshot_bytes > 1140) {
+    fail("max_snapshot_bytes must be in 64..1140, got " + std::to_string(max_snapshot_bytes));
+  }
+  if (snapshot_history_ticks == 0 || snapshot_history_ticks > 4096) {
+    fail("snapshot_history_ticks must be in 1..4096, got " + std::to_string(snapshot_history_ticks));
+  }
+  if (max_input_ticks_ahead == 0 || max_input_ticks_ahead > 1024) {
+    fail("max_input_ticks_ahead must be in 1..1024, got " + std::to_string(max_input_ticks_ahead));
+  }
 }
 
 }  // namespace tickwire::server

@@ -24,7 +24,8 @@ grep -q "listening on" "$work/server.log" || { cat "$work/server.log"; echo "ser
 bots_status=$?
 cat "$work/bots.log"
 [ "$bots_status" -eq 0 ] || { cat "$work/server.log"; echo "bots failed ($bots_status)"; exit 1; }
-grep -q "connected            6/6" "$work/bots.log" || { echo "not every bot connected"; exit 1; }
+grep -Eq "^  connected +6/6" "$work/bots.log" || { echo "not every bot connected"; exit 1; }
+grep -Eq "^  still connected +6$" "$work/bots.log" || { echo "not every bot stayed connected"; exit 1; }
 
 # A second server on the same port must fail with a clear message.
 "$server_bin" --bind 127.0.0.1 --port "$port" >"$work/second.log" 2>&1

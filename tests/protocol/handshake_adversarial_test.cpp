@@ -57,7 +57,7 @@ struct RawPeer {
   // Completes the handshake as a well-behaved client would.
   bool join() {
     send(Delivery::kReliableOrdered,
-         hello_bytes(kProtocolId, kProtocolVersion, protocol_fingerprint(kProtocolVersion, 0)));
+         hello_bytes(kProtocolId, kProtocolVersion, protocol_fingerprint(kProtocolVersion, arena::schema().schema.hash())));
     return match.run_until(
         [&] {
           pump();
@@ -83,7 +83,7 @@ struct RawPeer {
   std::vector<std::vector<std::uint8_t>> received;
 };
 
-std::uint64_t good_fingerprint() { return protocol_fingerprint(kProtocolVersion, 0); }
+std::uint64_t good_fingerprint() { return protocol_fingerprint(kProtocolVersion, arena::schema().schema.hash()); }
 
 TEST(ConnectionObligations, DeniesAnotherProtocolVersionWithItsReason) {
   SimMatch m(11);

@@ -2,6 +2,7 @@
 // runtimes on ENet, as the binaries use them.
 #include <gtest/gtest.h>
 
+#include "tickwire/arena/arena.h"
 #include "tickwire/client/client.h"
 #include "tickwire/core/handshake.h"
 #include "tickwire/core/serialize.h"
@@ -23,7 +24,7 @@ struct NetMatch {
     auto t = transport::EnetTransport::create(ec);
     EXPECT_TRUE(t.ok());
     config.client_timeout = Duration::millis(1500);
-    server = std::make_unique<server::Server>(std::move(t).value(), config, clock.now());
+    server = std::make_unique<server::Server>(std::move(t).value(), server_game, config, clock.now());
     address = *server->local_address();
   }
 
@@ -31,7 +32,9 @@ struct NetMatch {
     transport::EnetConfig ec;
     ec.max_peers = 1;
     ec.timeout = Duration::millis(1500);
-    clients.push_back(std::make_unique<client::Client>(transport::EnetTransport::create(ec).value(), config));
+    games.push_back(std::make_unique<arena::Game>());
+    clients.push_back(std::make_unique<client::Client>(transport::EnetTransport::create(ec).value(), *games.back(),
+                                                       idle_input, config));
     return *clients.back();
   }
 
@@ -42,7 +45,11 @@ struct NetMatch {
     });
   }
 
+  static void idle_input(Tick /*tick*/, snapshot::Record& input) { input = arena::to_record({}); }
+
   testing::WallClock clock;
+  arena::Game server_game;
+  std::vector<std::unique_ptr<arena::Game>> games;
   std::unique_ptr<server::Server> server;
   transport::Address address;
   std::vector<std::unique_ptr<client::Client>> clients;

@@ -40,12 +40,12 @@ TEST(HandshakeSim, ClientsConnectExchangeTicksAndLeave) {
 
   m.run_for(Duration::seconds(2));
   for (auto& c : m.clients) {
-    // 30 keep-alives a second carry the server tick; the client's estimate
+    // 30 snapshots a second carry the server's time; the client's estimate
     // stays within a couple of ticks of the truth (one-way delay is 1.5 ticks).
     EXPECT_GT(c->stats().server_ticks_heard, 50u);
-    const auto estimate = c->estimated_server_tick(m.clock.now());
+    const auto estimate = c->time_system()->server_time();
     ASSERT_TRUE(estimate.has_value());
-    EXPECT_LE(std::abs(*estimate - m.server->tick()), 3);
+    EXPECT_LE(std::abs(estimate->tick() - m.server->tick()), 3);
     EXPECT_NEAR(c->stats().rtt.millis_f(), 50.0, 8.0);
   }
   const auto connected = m.drain_server_events();

@@ -1,11 +1,13 @@
 #pragma once
 // A server and clients on one SimNetwork, stepped together.
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "step_clock.h"
+#include "tickwire/arena/arena.h"
 #include "tickwire/client/client.h"
 #include "tickwire/server/server.h"
 #include "tickwire/transport/sim_network.h"
@@ -16,21 +18,30 @@ struct SimMatch {
   explicit SimMatch(std::uint64_t seed, server::ServerConfig config = {}, transport::SimEndpointConfig server_net = {})
       : net(seed) {
     server_net.max_peers = config.max_clients + 8;
-    server = std::make_unique<server::Server>(net.create_endpoint(server_address, server_net), config, clock.now());
+    server = std::make_unique<server::Server>(net.create_endpoint(server_address, server_net), server_game, config,
+                                              clock.now());
   }
 
+  // A client of the arena whose player does what inputs[index] says.
   client::Client& add_client(client::ClientConfig config = {}) {
-    const transport::Address address{"sim-client-" + std::to_string(clients.size()), 5000};
+    const std::size_t index = clients.size();
+    const transport::Address address{"sim-client-" + std::to_string(index), 5000};
     transport::SimEndpointConfig ec;
     ec.max_peers = 1;
-    clients.push_back(std::make_unique<client::Client>(net.create_endpoint(address, ec), config));
+    games.push_back(std::make_unique<arena::Game>());
+    inputs.emplace_back();
+    auto sampler = [this, index](Tick /*tick*/, snapshot::Record& input) { input = arena::to_record(inputs[index]); };
+    clients.push_back(std::make_unique<client::Client>(net.create_endpoint(address, ec), *games.back(), sampler, config));
     client_addresses.push_back(address);
     return *clients.back();
   }
 
   void step(Time now) {
     server->update(now);
+    if (now < next_frame) return;
+    next_frame = now + client_frame;
     for (auto& c : clients) c->update(now);
+    if (on_frame) on_frame(now);
   }
 
   bool run_until(const std::function<bool()>& done, Duration limit) {
@@ -53,8 +64,17 @@ struct SimMatch {
     return out;
   }
 
+  // Clients run a frame this often (the server steps every millisecond);
+  // on_frame runs after each.
+  Duration client_frame = Duration::millis(1);
+  Time next_frame;
+  std::function<void(Time)> on_frame;
+
   StepClock clock;
   transport::SimNetwork net;
+  arena::Game server_game;
+  std::vector<std::unique_ptr<arena::Game>> games;
+  std::vector<arena::Input> inputs;
   transport::Address server_address{"sim-server", 7777};
   std::unique_ptr<server::Server> server;
   std::vector<std::unique_ptr<client::Client>> clients;

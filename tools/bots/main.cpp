@@ -1,150 +1,163 @@
-// tickwire-bots: many scripted clients in one process against a server.
-// Each bot is a full client runtime over its own UDP socket.
+// tickwire-bots: many scripted clients of the arena game in one process
+// against a real server, for load and soak runs. Owns the loop and the
+// clock; everything it measures goes through the library beside it.
 
-#include <CLI/CLI.hpp>
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
-#include <map>
-#include <memory>
 #include <thread>
-#include <vector>
 
-#include "tickwire/client/client.h"
+#include "fleet.h"
+#include "options.h"
+#include "progress.h"
+#include "report.h"
 #include "tickwire/core/logging.h"
-#include "tickwire/transport/enet_transport.h"
 
 namespace {
 
 using namespace tickwire;
+using namespace tickwire::bots;
 
-struct Options {
-  std::string connect = "127.0.0.1:7777";
-  int bots = 4;
-  double duration_s = 10.0;
-  double ramp_s = 0.0;
-  std::string name = "bot";
-  std::string log_level = "warn";
-  std::uint64_t schema_hash = 0;
-  int frame_rate = 144;
+std::atomic<int> g_signal{0};
+void on_signal(int sig) { g_signal.store(sig); }
+
+constexpr Duration kSampleInterval = Duration::seconds(1);
+constexpr Duration kGoodbyeTime = Duration::millis(300);
+// With links conditioned inside the bots, the loop also wakes this often
+// between frames so the links' delays are kept to within it rather than
+// rounded up to a frame.
+constexpr Duration kLinkServiceInterval = Duration::millis(2);
+
+class Clock {
+ public:
+  Time now() const {
+    return Time::from_micros(
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - epoch_).count());
+  }
+  void sleep_until(Time t) const { std::this_thread::sleep_until(epoch_ + std::chrono::microseconds(t.micros())); }
+
+ private:
+  std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
 };
 
-struct Bot {
-  std::unique_ptr<client::Client> client;
-  bool started = false;
-  bool connected_once = false;
-  std::optional<client::ClientEvent> last_end;
-};
+bool write_file(const std::string& path, const std::string& text, const char* what) {
+  std::ofstream out(path, std::ios::out | std::ios::trunc);
+  out << text;
+  if (!out) {
+    std::cerr << "tickwire-bots: cannot write the " << what << " to " << path << "\n";
+    return false;
+  }
+  return true;
+}
 
-Time now_since(std::chrono::steady_clock::time_point epoch) {
-  const auto d = std::chrono::steady_clock::now() - epoch;
-  return Time::from_micros(std::chrono::duration_cast<std::chrono::microseconds>(d).count());
+std::vector<ServerSample> load_server_stats(const std::string& path) {
+  if (path.empty()) return {};
+  std::ifstream in(path);
+  if (!in) {
+    std::cerr << "tickwire-bots: cannot read --server-stats " << path << "; the report leaves it out\n";
+    return {};
+  }
+  return read_server_stats(in);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  Options o;
-  CLI::App app{"tickwire-bots: runs scripted bot clients against a Tickwire server.", "tickwire-bots"};
-  app.add_option("--connect", o.connect, "Server address HOST:PORT")->capture_default_str();
-  app.add_option("--bots", o.bots, "Number of bots")->capture_default_str()->check(CLI::Range(1, 4096));
-  app.add_option("--duration", o.duration_s, "Seconds to play")->capture_default_str()->check(CLI::Range(0.1, 1e6));
-  app.add_option("--ramp", o.ramp_s, "Seconds over which the bots connect")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 3600.0));
-  app.add_option("--log-level", o.log_level, "Log level")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
-  app.add_option("--schema-hash", o.schema_hash, "Game schema hash to claim (testing denials)")->group("Advanced");
-  app.add_option("--frame-rate", o.frame_rate, "Client frames per second")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1000));
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
-  auto server = transport::Address::parse(o.connect);
-  if (!server) {
-    std::cerr << "tickwire-bots: --connect: " << server.error().detail << "\n";
-    return 2;
-  }
+  auto parsed = parse_options(argc, argv);
+  if (const int* status = std::get_if<int>(&parsed)) return *status;
+  const Options& o = std::get<Options>(parsed);
 
   Logging logging(parse_log_level(o.log_level).value(), LogFormat::kText);
-  const auto epoch = std::chrono::steady_clock::now();
-  std::vector<Bot> bots(static_cast<std::size_t>(o.bots));
-  for (std::size_t i = 0; i < bots.size(); ++i) {
-    transport::EnetConfig net;
-    net.max_peers = 1;
-    auto t = transport::EnetTransport::create(net);
-    if (!t) {
-      std::cerr << "tickwire-bots: cannot open a socket: " << t.error().detail << "\n";
-      return 1;
-    }
-    client::ClientConfig cc;
-    cc.name = o.name + "-" + std::to_string(i);
-    cc.schema_hash = o.schema_hash;
-    cc.logger = logging.get("bot");
-    bots[i].client = std::make_unique<client::Client>(std::move(t).value(), cc);
+  std::unique_ptr<Fleet> fleet;
+  try {
+    fleet = std::make_unique<Fleet>(o, logging.get("bot"));
+  } catch (const std::exception& e) {
+    std::cerr << "tickwire-bots: " << e.what() << "\n";
+    return 2;
   }
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
 
+  const Clock clock;
   const Duration frame = Duration::micros(1'000'000 / o.frame_rate);
   const Duration duration = Duration::micros(static_cast<std::int64_t>(o.duration_s * 1e6));
-  const Duration ramp = Duration::micros(static_cast<std::int64_t>(o.ramp_s * 1e6));
-  Time now = now_since(epoch);
-  const Time start = now;
-  while (now - start < duration) {
-    for (std::size_t i = 0; i < bots.size(); ++i) {
-      Bot& bot = bots[i];
-      const Duration start_at = bots.size() > 1
-                                    ? ramp * static_cast<std::int64_t>(i) / static_cast<std::int64_t>(bots.size() - 1)
-                                    : Duration::zero();
-      if (!bot.started && now - start >= start_at) {
-        bot.started = true;
-        if (auto r = bot.client->connect(*server, now); !r)
-          std::cerr << "bot " << i << ": " << r.error().detail << "\n";
-      }
-      bot.client->update(now);
-      while (auto e = bot.client->poll_event()) {
-        if (e->type == client::ClientEvent::Type::kConnected) {
-          bot.connected_once = true;
-        } else {
-          bot.last_end = e;
-          std::cout << "bot " << i << " " << (e->type == client::ClientEvent::Type::kDenied ? "denied" : "disconnected")
-                    << ": " << transport::to_string(e->reason) << "\n";
-        }
+  Recorder recorder;
+  Progress progress(stdout, Progress::is_terminal(stdout));
+  std::printf("tickwire-bots: %d bots, script %s, %s for %.1f s, link %s, seed %llu\n", o.bots, o.script.c_str(),
+              o.server.to_string().c_str(), o.duration_s, o.link ? o.link->description.c_str() : "none",
+              static_cast<unsigned long long>(o.seed));
+  std::fflush(stdout);
+
+  const Time start = clock.now();
+  Time now = start;
+  Time next_frame = start;
+  Time next_sample = start + kSampleInterval;
+  std::uint32_t tick_rate = 60;
+  while (now - start < duration && g_signal.load() == 0) {
+    fleet->update(now);
+    if (now >= next_sample) {
+      next_sample += kSampleInterval;
+      const auto figures = fleet->figures(now);
+      recorder.sample((now - start).seconds_f(), figures);
+      ProgressState state{fleet->size(), (now - start).seconds_f(), (duration - (now - start)).seconds_f(), 0};
+      for (const BotFigures& f : figures) state.late_inputs += f.late_inputs;
+      progress.update(recorder.series().back(), state);
+      tick_rate = fleet->tick_rate();
+    }
+    // The next frame is due one frame after the last; a frame that ran
+    // late is not caught up with a burst.
+    next_frame = std::max(next_frame + frame, clock.now());
+    if (o.link) {
+      for (Time t = clock.now() + kLinkServiceInterval; t < next_frame; t += kLinkServiceInterval) {
+        clock.sleep_until(t);
+        fleet->service(clock.now());
       }
     }
-    std::this_thread::sleep_for(std::chrono::microseconds(frame.micros()));
-    now = now_since(epoch);
+    clock.sleep_until(next_frame);
+    now = clock.now();
+  }
+  progress.finish();
+
+  const double seconds = (now - start).seconds_f();
+  const std::vector<BotFigures> figures = fleet->figures(now);
+  Outcome outcome = fleet->outcome();
+  tick_rate = std::max(tick_rate, fleet->tick_rate());
+
+  // Goodbye from every bot, with a few frames for the goodbyes to leave.
+  fleet->leave_all(now);
+  for (const Time goodbye_end = now + kGoodbyeTime; now < goodbye_end; now = clock.now()) {
+    fleet->drain(now);
+    clock.sleep_until(now + frame);
   }
 
-  // Summary, then a clean goodbye from every bot still connected.
-  int connected = 0, still = 0, ended = 0;
-  double rtt_sum = 0;
-  std::uint64_t ticks_heard = 0, bytes_in = 0, bytes_out = 0;
-  for (auto& bot : bots) {
-    connected += bot.connected_once ? 1 : 0;
-    if (bot.client->state() == client::ClientState::kConnected) {
-      ++still;
-      rtt_sum += bot.client->stats().rtt.millis_f();
+  Report report;
+  report.run = RunInfo{o.server.to_string(),
+                       o.script,
+                       o.link ? o.link->description : "none",
+                       static_cast<std::size_t>(o.bots),
+                       o.duration_s,
+                       o.ramp_s,
+                       o.seed,
+                       o.frame_rate,
+                       tick_rate};
+  report.summary = summarize(recorder, figures, std::move(outcome), seconds, tick_rate);
+  report.series = recorder.series();
+  report.server = load_server_stats(o.server_stats);
+  report.checks = evaluate(report.summary, o.thresholds);
+
+  std::fputs(summary_text(report).c_str(), stdout);
+  std::fflush(stdout);
+  bool written = true;
+  if (!o.report_json.empty()) written = write_file(o.report_json, to_json(report), "JSON report") && written;
+  if (!o.report_html.empty()) written = write_file(o.report_html, to_html(report), "HTML report") && written;
+  if (!report.passed()) {
+    for (const ThresholdCheck& check : report.checks) {
+      if (!check.passed) std::fprintf(stderr, "tickwire-bots: threshold failed: %s\n", check.describe().c_str());
     }
-    ended += bot.last_end ? 1 : 0;
-    ticks_heard += bot.client->stats().server_ticks_heard;
-    bytes_in += bot.client->stats().bytes_in;
-    bytes_out += bot.client->stats().bytes_out;
+    return 1;
   }
-  for (auto& bot : bots) bot.client->disconnect(now_since(epoch));
-  const double secs = (now - start).seconds_f();
-  std::printf("bots summary: %d bots, %.1f s\n", o.bots, secs);
-  std::printf("  connected            %d/%d\n", connected, o.bots);
-  std::printf("  still connected      %d\n", still);
-  std::printf("  ended early          %d\n", ended);
-  std::printf("  rtt mean             %.2f ms\n", still > 0 ? rtt_sum / still : 0.0);
-  std::printf("  server ticks heard   %llu (%.1f per bot per second)\n", static_cast<unsigned long long>(ticks_heard),
-              connected > 0 ? static_cast<double>(ticks_heard) / connected / secs : 0.0);
-  std::printf("  kbps in / out        %.1f / %.1f per bot\n",
-              connected > 0 ? static_cast<double>(bytes_in) * 8 / 1000 / secs / connected : 0.0,
-              connected > 0 ? static_cast<double>(bytes_out) * 8 / 1000 / secs / connected : 0.0);
-  return (connected == o.bots && still == o.bots) ? 0 : 1;
+  return written ? 0 : 1;
 }

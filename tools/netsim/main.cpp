@@ -8,44 +8,13 @@
 #include <cstdio>
 #include <iostream>
 
+#include "link_flags.h"
 #include "relay.h"
-#include "tickwire/transport/link_profiles.h"
 
 namespace {
 
 std::atomic<int> g_signal{0};
 void on_signal(int sig) { g_signal.store(sig); }
-
-using tickwire::Duration;
-using tickwire::transport::LinkConditions;
-
-// Flags that may be given for both directions or for one ("--up-loss").
-struct DirectionFlags {
-  std::optional<double> latency_ms, jitter_ms, loss, dup, reorder, bandwidth_kbps;
-};
-
-void add_direction_flags(CLI::App& app, const std::string& prefix, const std::string& which, DirectionFlags& f) {
-  app.add_option("--" + prefix + "latency", f.latency_ms, "One-way delay in ms" + which)
-      ->check(CLI::Range(0.0, 10000.0));
-  app.add_option("--" + prefix + "jitter", f.jitter_ms, "Delay variation in ms (+-)" + which)
-      ->check(CLI::Range(0.0, 10000.0));
-  app.add_option("--" + prefix + "loss", f.loss, "Loss probability 0..1" + which)->check(CLI::Range(0.0, 1.0));
-  app.add_option("--" + prefix + "dup", f.dup, "Duplication probability 0..1" + which)->check(CLI::Range(0.0, 1.0));
-  app.add_option("--" + prefix + "reorder", f.reorder, "Reordering probability 0..1" + which)
-      ->check(CLI::Range(0.0, 1.0));
-  app.add_option("--" + prefix + "bandwidth", f.bandwidth_kbps, "Bandwidth cap in kbit/s, 0 for none" + which)
-      ->check(CLI::Range(0.0, 1e7));
-}
-
-void apply(const DirectionFlags& f, LinkConditions& c) {
-  auto ms = [](double v) { return Duration::micros(static_cast<std::int64_t>(v * 1000.0)); };
-  if (f.latency_ms) c.latency = ms(*f.latency_ms);
-  if (f.jitter_ms) c.jitter = ms(*f.jitter_ms);
-  if (f.loss) c.loss = *f.loss;
-  if (f.dup) c.duplicate = *f.dup;
-  if (f.reorder) c.reorder = *f.reorder;
-  if (f.bandwidth_kbps) c.bandwidth_bytes_per_second = static_cast<std::uint64_t>(*f.bandwidth_kbps * 1000.0 / 8.0);
-}
 
 void print_direction(const char* name, const tickwire::netsim::RelayCounters& k) {
   std::printf(
@@ -65,11 +34,11 @@ int main(int argc, char** argv) {
   std::string listen_host = "127.0.0.1";
   std::uint16_t listen_port = 0;
   std::string forward = "127.0.0.1:7777";
-  std::string profile = "perfect";
+  tools::LinkOptions link;
+  link.profile = "perfect";
   std::uint64_t seed = 1;
   double duration_s = 0.0;
   double stats_interval_s = 5.0;
-  DirectionFlags both, up, down;
 
   CLI::App app{
       "tickwire-netsim: a UDP relay that applies latency, jitter, loss, duplication, reordering and a "
@@ -78,12 +47,7 @@ int main(int argc, char** argv) {
   app.add_option("--listen", listen_port, "UDP port clients connect to")->required()->check(CLI::Range(1, 65535));
   app.add_option("--listen-host", listen_host, "Address to listen on")->capture_default_str();
   app.add_option("--forward", forward, "Server address HOST:PORT")->capture_default_str();
-  std::string names;
-  for (const auto& p : transport::link_profiles()) names += (names.empty() ? "" : ", ") + p.name;
-  app.add_option("--profile", profile, "Named profile: " + names)->capture_default_str();
-  add_direction_flags(app, "", " (both directions)", both);
-  add_direction_flags(app, "up-", " (client to server)", up);
-  add_direction_flags(app, "down-", " (server to client)", down);
+  tools::add_link_options(app, link, tools::ProbabilityUnit::kFraction);
   app.add_option("--seed", seed, "Random seed")->capture_default_str();
   app.add_option("--duration", duration_s, "Stop after this many seconds; 0 runs until SIGINT/SIGTERM")
       ->check(CLI::Range(0.0, 1e7));
@@ -96,9 +60,9 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
 
-  auto found = transport::find_link_profile(profile);
-  if (!found) {
-    std::cerr << "tickwire-netsim: unknown --profile '" << profile << "' (" << names << ")\n";
+  auto conditions = tools::resolve_link(link, tools::ProbabilityUnit::kFraction);
+  if (!conditions) {
+    std::cerr << "tickwire-netsim: " << conditions.error().detail << "\n";
     return 2;
   }
   auto target = transport::Address::parse(forward);
@@ -109,12 +73,8 @@ int main(int argc, char** argv) {
   netsim::RelayConfig config;
   config.listen = {listen_host, listen_port};
   config.forward = *target;
-  config.up = found->up;
-  config.down = found->down;
-  apply(both, config.up);
-  apply(both, config.down);
-  apply(up, config.up);
-  apply(down, config.down);
+  config.up = conditions->up;
+  config.down = conditions->down;
   config.seed = seed;
   auto relay = netsim::Relay::create(config);
   if (!relay) {
@@ -130,7 +90,8 @@ int main(int argc, char** argv) {
         std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - epoch).count());
   };
   std::printf("tickwire-netsim relaying %s -> %s, profile %s, seed %llu\n", config.listen.to_string().c_str(),
-              config.forward.to_string().c_str(), profile.c_str(), static_cast<unsigned long long>(seed));
+              config.forward.to_string().c_str(), conditions->description.c_str(),
+              static_cast<unsigned long long>(seed));
   std::fflush(stdout);
 
   const Duration run_for = Duration::micros(static_cast<std::int64_t>(duration_s * 1e6));

@@ -242,7 +242,7 @@ std::optional<EntityId> find_player(const snapshot::World& world, std::uint32_t 
 }
 
 void Game::simulate(snapshot::World& world, Tick tick, const prediction::Inputs& inputs, prediction::SimContext& ctx) {
-  const Schema& s = schema();
+  const Schema& s = arena::schema();
   std::vector<PlayerInput> decoded;
   for (const prediction::PlayerInput& in : inputs.all()) decoded.push_back({in.player.value, from_record(*in.input)});
 

@@ -1,29 +1,68 @@
 #pragma once
-// The client runtime a game embeds. Call update(now) once per frame; it
-// never blocks and reads no clock. Many clients can live in one process.
+// The client runtime a game embeds. Call update(now) once per frame: it
+// polls the transport, advances the time system, runs every predicted tick
+// that is due (sampling the game's input and calling its simulate), applies
+// the snapshots that arrived with rollback and replay, and prepares what to
+// draw: the client's own entities predicted and smoothed, everyone else's
+// interpolated behind the server. It never blocks, reads no clock and
+// starts no thread, so hundreds of clients can live in one process.
+//
+//   arena::Game game;
+//   client::Client c(std::move(transport), game, sample_input, {});
+//   c.connect(server_address, now);
+//   every frame: c.update(now); draw(c.view());
 
 #include <spdlog/logger.h>
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "tickwire/core/bit_stream.h"
+#include "tickwire/core/network_time.h"
+#include "tickwire/core/packet_header.h"
 #include "tickwire/core/packet_channel.h"
 #include "tickwire/core/result.h"
 #include "tickwire/core/tick.h"
 #include "tickwire/core/time.h"
+#include "tickwire/prediction/client_prediction.h"
+#include "tickwire/prediction/net_game.h"
+#include "tickwire/snapshot/interpolator.h"
+#include "tickwire/snapshot/receiver.h"
+#include "tickwire/snapshot/world.h"
+#include "tickwire/timesync/time_provider.h"
+#include "tickwire/timesync/time_system.h"
 #include "tickwire/transport/transport.h"
 
 namespace tickwire::client {
 
+using snapshot::EntityId;
+using snapshot::TypeId;
+
 struct ClientConfig {
   std::string name = "player";
-  std::uint64_t schema_hash = 0;                    // must match the server's game schema
+  // The schema hash in the protocol fingerprint; unset: the game's schema.
+  std::optional<std::uint64_t> schema_hash;
   Duration connect_timeout = Duration::seconds(5);  // connect to Welcome
   Duration timeout = Duration::seconds(5);          // nothing heard from the server
+  // Before inputs flow (and whenever none went out for this long) the
+  // client sends keep-alives, so round trips can be measured.
   Duration keep_alive_interval = Duration::millis(50);
+  // Makes the time provider once the server's tick rate is known; unset:
+  // timesync::ClientTimeProvider with its defaults.
+  std::function<std::unique_ptr<timesync::TimeProvider>(std::uint32_t tick_rate)> time_provider;
+  std::uint32_t max_ticks_per_update = 8;  // see timesync::TimeSystemConfig
+  // Prediction: deepest replay, input redundancy, correction smoothing.
+  std::uint32_t max_replay_ticks = 32;
+  prediction::InputHistoryConfig inputs{};
+  prediction::SmoothingConfig smoothing{};
+  snapshot::InterpolationConfig interpolation{};
+  // Snapshot states kept; must equal the server's.
+  std::uint32_t snapshot_history_ticks = 64;
   std::shared_ptr<spdlog::logger> logger;
 
   // Throws std::invalid_argument naming the first bad setting.
@@ -34,30 +73,51 @@ enum class ClientState : std::uint8_t { kIdle, kConnecting, kHandshaking, kConne
 const char* to_string(ClientState state);
 
 struct ClientEvent {
-  enum class Type : std::uint8_t { kConnected, kDenied, kDisconnected };
+  enum class Type : std::uint8_t { kConnected, kDenied, kDisconnected, kEntitySpawned, kEntityDespawned };
   Type type = Type::kConnected;
-  transport::DisconnectReason reason = transport::DisconnectReason::kUnknown;
+  transport::DisconnectReason reason = transport::DisconnectReason::kUnknown;  // denied, disconnected
+  EntityId entity{};  // spawned, despawned: as the server numbers it
+  TypeId entity_type{};
 };
 
 struct ClientStats {
-  Duration rtt;  // smoothed round trip from echoed stamps
+  Duration rtt;               // smoothed round trip
+  Duration rtt_min;           // windowed minimum
+  Duration jitter;            // snapshots' one-way jitter
+  double loss = 0.0;          // fraction of the server's packets that never arrived
+  Duration lead;              // predicted time ahead of the estimated server time
+  Duration interpolation_delay;  // estimated server time minus interpolation time
   std::uint64_t packets_in = 0;
   std::uint64_t packets_out = 0;
   std::uint64_t bytes_in = 0;
   std::uint64_t bytes_out = 0;
   std::uint64_t bad_packets = 0;
-  std::uint64_t server_ticks_heard = 0;  // keep-alives carrying a server tick
+  std::uint64_t snapshots = 0;          // decoded
+  std::uint64_t snapshots_dropped = 0;  // undecodable or without a baseline
+  std::uint64_t predicted_ticks = 0;
+  std::uint64_t mispredictions = 0;  // snapshots that corrected a prediction
+  std::uint64_t rollbacks = 0;       // replays run
+  std::uint32_t max_rollback_depth = 0;
+  std::uint64_t late_inputs = 0;     // reported by the server
+  std::uint64_t missing_inputs = 0;  // reported by the server
+  std::uint64_t hard_resets = 0;     // time jumps
+  std::uint64_t server_ticks_heard = 0;  // packets that carried a newer server tick
 };
 
 class Client {
  public:
-  Client(std::unique_ptr<transport::Transport> transport, ClientConfig config);
+  // `game` must outlive the client; `sampler` fills in the player's input
+  // for each predicted tick. Throws std::invalid_argument for a bad config
+  // or a null transport.
+  Client(std::unique_ptr<transport::Transport> transport, prediction::NetGame& game, prediction::InputSampler sampler,
+         ClientConfig config);
   ~Client();
   Client(const Client&) = delete;
   Client& operator=(const Client&) = delete;
 
   // Starts connecting. Fails when already connecting or connected.
   Result<void> connect(const transport::Address& server, Time now);
+  // Once per frame. Never blocks.
   void update(Time now);
   // Leaves with kRequested; the server sees the reason.
   void disconnect(Time now);
@@ -67,23 +127,57 @@ class Client {
   std::optional<std::uint32_t> client_id() const { return client_id_; }
   std::uint32_t tick_rate() const { return tick_rate_; }
   std::uint32_t send_rate() const { return send_rate_; }
-  // The newest server tick heard, and the server tick estimated for `now`
-  // from it (the time system refines this).
-  std::optional<Tick> last_server_tick() const { return last_server_tick_; }
-  std::optional<Tick> estimated_server_tick(Time now) const;
   std::optional<transport::DisconnectReason> disconnect_reason() const { return disconnect_reason_; }
+
+  // --- Drawing, after update() ---
+  // Every entity as it should be drawn this frame: the predicted ones at
+  // the predicted time (smoothed after corrections), the others
+  // interpolated at the interpolation time. Ids are the server's, except
+  // predicted spawns not yet confirmed (ids above the server's range).
+  const snapshot::World& view() const { return view_; }
+  // The player's avatar, once the server spawned it and a snapshot
+  // carried it.
+  std::optional<EntityId> avatar() const { return avatar_; }
+  // The predicted world at the newest predicted tick (unsmoothed).
+  const snapshot::World* predicted_world() const;
+  // The newest server state decoded, and its tick.
+  const snapshot::World& authoritative_world() const { return authoritative_; }
+  std::optional<Tick> authoritative_tick() const { return authoritative_tick_; }
+  std::optional<Tick> predicted_tick() const;
+  // How far the predicted time is into the tick after the last one run,
+  // in [0, 1): for blending the last two predicted ticks.
+  double partial_tick() const;
+  NetworkTime predicted_time() const { return time_ ? time_->predicted_time() : NetworkTime(1); }
+  NetworkTime interpolation_time() const { return time_ ? time_->interpolation_time() : NetworkTime(1); }
+
   const ClientStats& stats() const { return stats_; }
+  // The parts, for tools that want every figure.
+  const timesync::TimeSystem* time_system() const { return time_.get(); }
+  const prediction::ClientPrediction* prediction() const { return prediction_.get(); }
+  const snapshot::SnapshotReceiver& receiver() const { return receiver_; }
 
  private:
   void handle_event(transport::TransportEvent& event, Time now);
   void handle_welcome(std::span<const std::uint8_t> bytes, Time now);
   void handle_unreliable(std::span<const std::uint8_t> bytes, Time now);
+  void handle_snapshot(const PacketHeader& header, BitReader& reader, std::span<const std::uint8_t> bytes, Time now);
+  bool accept_header(const PacketHeader& header, Time now);
+  void run_session(Time now);
+  void apply_snapshot(Tick tick);
+  void update_predicted_set();
+  void send_inputs(Time now);
+  void draw();
   void send_hello(Time now);
   void send_keep_alive(Time now);
+  bool send_packet(std::span<const std::uint8_t> bytes, Time now);
+  void start_session();
   void finish(transport::DisconnectReason reason, bool denied);
   void fail(transport::DisconnectReason reason, Time now);
+  void refresh_stats();
 
   std::unique_ptr<transport::Transport> transport_;
+  prediction::NetGame& game_;
+  prediction::InputSampler sampler_;
   ClientConfig config_;
   std::shared_ptr<spdlog::logger> log_;
   ClientState state_ = ClientState::kIdle;
@@ -94,13 +188,29 @@ class Client {
   std::optional<std::uint32_t> client_id_;
   std::uint32_t tick_rate_ = 0;
   std::uint32_t send_rate_ = 0;
-  std::optional<Tick> last_server_tick_;
-  Time last_server_tick_at_;
-  PacketChannel channel_;
-  bool has_rtt_ = false;
   std::optional<transport::DisconnectReason> disconnect_reason_;
   std::deque<ClientEvent> events_;
   ClientStats stats_;
+
+  // The session, from the Welcome on.
+  PacketChannel channel_;
+  std::unique_ptr<timesync::TimeSystem> time_;
+  std::unique_ptr<prediction::ClientPrediction> prediction_;
+  snapshot::SnapshotReceiver receiver_;
+  snapshot::Interpolator interpolator_;
+  snapshot::World authoritative_;
+  std::optional<Tick> authoritative_tick_;
+  std::optional<Tick> newest_server_tick_;
+  std::optional<EntityId> avatar_;
+  snapshot::World view_;
+  std::vector<EntityId> carried_;
+  std::vector<EntityId> wanted_;
+  std::vector<EntityId> drop_;
+  std::vector<std::uint8_t> payload_;
+  std::optional<Sequence> first_sequence_;
+  std::optional<Sequence> newest_sequence_;
+  std::uint64_t packets_accepted_ = 0;
+  std::uint64_t expected_packets_ = 0;
 };
 
 }  // namespace tickwire::client

@@ -1,8 +1,16 @@
 #pragma once
-// The server runtime: accepts clients through the handshake, runs a fixed
-// tick loop and talks to every client on the unreliable channel. The caller
-// owns the loop: call update(now) whenever time has passed or traffic may
-// have arrived; next_tick_time() says when the next tick is due.
+// The server runtime: accepts clients through the handshake and runs the
+// game on a fixed tick, driven by the server time system. Per tick it
+// feeds each client's input queue into the game's simulate, quantizes and
+// captures the world, and at the send rate encodes each client its
+// snapshot with the time system's feedback on that client's inputs. A
+// client's sends fall on the ticks its id selects, so when the send rate is
+// below the tick rate no tick carries every client.
+//
+// The caller owns the loop: call update(now) whenever time has passed or
+// traffic may have arrived; next_tick_time() says when the next tick is
+// due. Nothing here reads a clock (ServerConfig::clock, when set, only
+// times the work of each tick) or starts a thread.
 
 #include <array>
 #include <cstdint>
@@ -13,12 +21,18 @@
 #include <string>
 #include <vector>
 
+#include "tickwire/core/bit_stream.h"
 #include "tickwire/core/logging.h"
 #include "tickwire/core/network_time.h"
+#include "tickwire/core/packet_header.h"
 #include "tickwire/core/result.h"
 #include "tickwire/core/tick.h"
 #include "tickwire/core/time.h"
+#include "tickwire/prediction/net_game.h"
 #include "tickwire/server/server_config.h"
+#include "tickwire/snapshot/world.h"
+#include "tickwire/snapshot/world_state.h"
+#include "tickwire/timesync/time_system.h"
 #include "tickwire/transport/transport.h"
 
 namespace tickwire::server {
@@ -41,8 +55,26 @@ struct ClientStats {
   Duration rtt;  // smoothed, from echoed timestamps
   std::uint64_t packets_in = 0;
   std::uint64_t packets_out = 0;
+  std::uint64_t bytes_in = 0;
+  std::uint64_t bytes_out = 0;
   std::uint64_t bad_packets = 0;
   std::uint64_t duplicate_packets = 0;
+  std::uint64_t snapshots = 0;
+  std::uint64_t inputs = 0;          // first copies of inputs queued
+  std::uint64_t missing_inputs = 0;  // ticks run without this client's input
+  std::uint64_t late_inputs = 0;     // of those, inputs that came afterwards
+  std::uint64_t rejected_inputs = 0; // invalid, too far ahead or stale
+  // The latest arrival margin of an input (its tick's start minus its
+  // arrival); negative when it came too late.
+  std::optional<Duration> input_margin;
+};
+
+// How one tick went: `lateness` is how long after its due time it started,
+// `duration` how long its work took (zero when ticks are not timed).
+struct TickTiming {
+  Tick tick;
+  Duration lateness;
+  Duration duration;
 };
 
 struct ServerStats {
@@ -50,6 +82,8 @@ struct ServerStats {
   std::size_t clients = 0;
   std::uint64_t ticks_run = 0;
   std::uint64_t ticks_skipped = 0;  // due ticks dropped after a stall
+  // Ticks whose work ended after the next tick was due (timed ticks only).
+  std::uint64_t ticks_overrun = 0;
   std::uint64_t bytes_in = 0;
   std::uint64_t bytes_out = 0;
   std::uint64_t packets_in = 0;
@@ -57,6 +91,10 @@ struct ServerStats {
   std::uint64_t connects = 0;
   std::uint64_t denials = 0;
   std::uint64_t disconnects = 0;
+  std::uint64_t snapshots = 0;
+  std::uint64_t missing_inputs = 0;  // summed over clients, past and present
+  std::uint64_t late_inputs = 0;
+  std::uint64_t rejected_inputs = 0;
   // Dropped packets by reason, indexed by ErrorCode.
   std::array<std::uint64_t, 16> bad_packets_by_reason{};
   std::uint64_t bad_packets() const;
@@ -64,8 +102,10 @@ struct ServerStats {
 
 class Server {
  public:
-  // Throws std::invalid_argument when the config is invalid.
-  Server(std::unique_ptr<transport::Transport> transport, ServerConfig config, Time now);
+  // Hosts `game`, which must outlive the server. The first tick runs one
+  // tick interval after `now`. Throws std::invalid_argument when the config
+  // is invalid or the game does not run at its tick rate.
+  Server(std::unique_ptr<transport::Transport> transport, prediction::NetGame& game, ServerConfig config, Time now);
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
@@ -81,7 +121,11 @@ class Server {
   void disconnect(ClientId client, transport::DisconnectReason reason, Time now);
 
   std::optional<ServerEvent> poll_event();
+  // The last tick run and the world as it left it.
   Tick tick() const { return tick_; }
+  const snapshot::World& world() const { return world_; }
+  // Timings of the ticks run since the last call (at most the last 4096).
+  void take_tick_timings(std::vector<TickTiming>& out);
   const ServerConfig& config() const { return config_; }
   ServerStats stats() const;
   std::vector<ClientStats> client_stats() const;
@@ -94,8 +138,15 @@ class Server {
   void handle_reliable(Slot& slot, const std::vector<std::uint8_t>& bytes, Time now);
   void handle_unreliable(Slot& slot, const std::vector<std::uint8_t>& bytes, Time now);
   void handle_hello(Slot& slot, std::span<const std::uint8_t> bytes, Time now);
-  void run_tick(Time now);
-  void send_keep_alive(Slot& slot, Time now);
+  void handle_input(Slot& slot, BitReader& reader, Time now);
+  void welcome(Slot& slot, Time now);
+  void run_tick(const timesync::TickContext& ctx, Time now);
+  void send_snapshot(Slot& slot, Time now);
+  bool send_packet(Slot& slot, std::span<const std::uint8_t> bytes, Time now);
+  void forget(Slot& slot);
+  void count_inputs(Slot& slot);
+  bool accept_header(Slot& slot, const PacketHeader& header, Time now);
+  NetworkTime server_time_at(Time now) const;
   void bad_packet(Slot& slot, const Error& error, Time now);
   void drop(PeerId peer, transport::DisconnectReason reason, Time now);
   void deny(Slot& slot, transport::DisconnectReason reason, const std::string& detail, Time now);
@@ -103,12 +154,20 @@ class Server {
   std::size_t connected_clients() const;
 
   std::unique_ptr<transport::Transport> transport_;
+  prediction::NetGame& game_;
   ServerConfig config_;
+  std::uint64_t fingerprint_ = 0;
   std::shared_ptr<spdlog::logger> log_;
-  Time start_;
+  timesync::TimeSystem time_;
+  Time last_update_;
   Tick tick_;
-  NetworkTime next_tick_;       // server time of the next tick to run
   std::uint32_t send_divisor_;  // ticks between sends to one client
+  snapshot::World world_;
+  snapshot::WorldState captured_;  // the world at tick_, quantized
+  std::vector<prediction::PlayerInput> tick_inputs_;
+  std::vector<std::uint8_t> packet_;
+  std::vector<std::uint8_t> payload_;
+  std::deque<TickTiming> timings_;
   bool shutting_down_ = false;
   ClientId next_client_id_ = 1;
   std::map<PeerId, std::unique_ptr<Slot>> slots_;

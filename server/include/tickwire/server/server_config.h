@@ -3,7 +3,9 @@
 #include <spdlog/logger.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "tickwire/core/time.h"
@@ -14,7 +16,8 @@ struct ServerConfig {
   std::uint32_t tick_rate = 60;  // simulation ticks per second
   std::uint32_t send_rate = 30;  // snapshots per second; must divide tick_rate
   std::size_t max_clients = 64;
-  std::uint64_t schema_hash = 0;                      // the game's schema hash, part of the fingerprint
+  // The schema hash in the protocol fingerprint; unset: the game's schema.
+  std::optional<std::uint64_t> schema_hash;
   Duration handshake_timeout = Duration::seconds(5);  // transport-connected but no Hello yet
   Duration client_timeout = Duration::seconds(5);     // nothing at all heard from a client
   // Most ticks one update() may run after a stall; further due ticks are
@@ -24,6 +27,18 @@ struct ServerConfig {
   // bad_packet_window is disconnected with kProtocolError.
   int max_bad_packets = 32;
   Duration bad_packet_window = Duration::seconds(10);
+  // Snapshot budget per client: bytes per packet and per second on
+  // average (0: no average cap).
+  std::size_t max_snapshot_bytes = 1100;
+  std::uint32_t snapshot_bytes_per_second = 0;
+  // Snapshot states kept per client; must equal the clients' (64 at 60 Hz
+  // is a round trip of about a second).
+  std::uint32_t snapshot_history_ticks = 64;
+  // A client's input may claim a tick at most this far ahead of the server.
+  std::uint32_t max_input_ticks_ahead = 64;
+  // Reads a clock to time each tick's work (duration and overruns); unset:
+  // ticks are not timed. The loop itself runs on the times passed in.
+  std::function<Time()> clock;
   std::shared_ptr<spdlog::logger> logger;  // none: logging off
 
   // Throws std::invalid_argument naming the first bad setting.

@@ -9,13 +9,16 @@
 // deterministic: it walks entities in id order, uses only the world's
 // quantized state and the tick, and reads no clock or random source.
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "tickwire/core/tick.h"
 #include "tickwire/prediction/game.h"
+#include "tickwire/prediction/net_game.h"
 #include "tickwire/snapshot/schema.h"
 #include "tickwire/snapshot/world.h"
 
@@ -101,13 +104,41 @@ std::optional<EntityId> find_player(const snapshot::World& world, std::uint32_t 
 // client can predict a platform exactly.
 Vec2 platform_position_at(std::int32_t path, Tick tick);
 
-// The game as the runtime drives it: the same simulate on the server, on
+// The game as the runtimes drive it: the same simulate on the server, on
 // the predicting client and in the sync test. Entities the context does not
 // let this step simulate (other players, on a client) are left alone.
-class Game final : public prediction::Game {
+struct GameConfig {
+  // Each client is sent its nearest this many entities (by distance from
+  // its player); 0 sends every entity.
+  std::size_t nearest_entities = 0;
+  // A client predicts a platform while its player is this close to it, so
+  // that standing on one shows no correction (the elevator problem).
+  float platform_predict_radius = 2.0F * kPlatformHalfWidth + 2.0F;
+};
+
+class Game final : public prediction::NetGame {
  public:
+  explicit Game(GameConfig config = {}) : config_(config) {}
+
   void simulate(snapshot::World& world, Tick tick, const prediction::Inputs& inputs,
                 prediction::SimContext& ctx) override;
+
+  const snapshot::Schema& schema() const override;
+  snapshot::TypeId input_type() const override;
+  // Its speeds and cooldowns are per tick of a 60 Hz simulation.
+  bool supports_tick_rate(std::uint32_t tick_rate) const override { return tick_rate == 60; }
+  void populate(snapshot::World& world) override;
+  void player_joined(snapshot::World& world, prediction::PlayerId player) override;
+  void player_left(snapshot::World& world, prediction::PlayerId player) override;
+  snapshot::Relevancy relevancy(const snapshot::World& world, prediction::PlayerId player) override;
+  std::optional<EntityId> avatar(const snapshot::World& world, prediction::PlayerId player) const override;
+  void predicted_entities(const snapshot::World& world, prediction::PlayerId player,
+                          std::vector<EntityId>& out) const override;
+
+ private:
+  GameConfig config_;
+  std::vector<std::pair<float, EntityId>> by_distance_;
+  std::vector<std::uint8_t> relevant_;
 };
 
 // Conversions between the game's input and its wire record.

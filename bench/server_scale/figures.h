@@ -1,0 +1,83 @@
+#pragma once
+// What one step measured, and how it is worked out from the server's
+// per-second stats lines and CPU samples taken as each line appeared.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tickwire::bench {
+
+// The fields of one server --stats-json line the benchmark reads.
+struct StatsLine {
+  double t = 0;  // seconds since the server started
+  double tick = 0;
+  double clients = 0;
+  double tick_us_p50 = 0;
+  double tick_us_p99 = 0;
+  double tick_us_max = 0;
+  double ticks_overrun = 0;
+  double ticks_skipped = 0;
+  double packets_in = 0;
+  double kbps_in = 0;
+  double kbps_out = 0;
+  double late_inputs = 0;
+  double missing_inputs = 0;
+  double disconnects = 0;
+};
+
+// The value of "key" in a flat JSON object, searched from `from`.
+std::optional<double> json_number(std::string_view text, std::string_view key, std::size_t from = 0);
+std::optional<StatsLine> parse_stats_line(std::string_view line);
+
+// A stats line with the CPU time the processes had used when it was read.
+struct Sample {
+  StatsLine line;
+  double server_cpu_us = 0;
+  double bots_cpu_us = 0;
+  double wall_s = 0;  // the benchmark's clock when it was read
+};
+
+// One step's figures. The first group is the JSON of the step.
+struct StepFigures {
+  int bots = 0;
+  double tick_ms_p50 = 0;  // median of the per-second p50s in the window
+  double tick_ms_p99 = 0;  // largest of the per-second p99s in the window
+  std::uint64_t ticks_overrun = 0;
+  double server_cpu_us_per_client_tick = 0;
+  double late_input_rate = 0;  // the server's missing inputs / (clients x ticks)
+  double wire_kbps_per_client = 0;
+  std::uint64_t disconnects = 0;
+  bool holds = false;
+
+  // For the table and the diagnosis.
+  double window_s = 0;
+  double ticks = 0;
+  double clients_mean = 0;
+  double clients_min = 0;
+  double tick_ms_max = 0;
+  std::uint64_t ticks_skipped = 0;
+  std::uint64_t server_late_inputs = 0;
+  double server_core_load = 0;  // CPU seconds per second on the server's core
+  double bots_core_load = 0;    // the same for both bots processes together
+  double bots_late_fraction = -1;  // the bots' own figure over their whole run; -1 unknown
+  // Packets the server received per client per second: about the frame
+  // rate when the bots keep up, less when their core is the limit.
+  double packets_in_per_client_s = 0;
+  std::string error;  // why the step could not be measured
+};
+
+struct Targets {
+  double tick_ms_p99 = 8.0;
+  double late_input_rate = 1e-3;
+  double cpu_us_per_client_tick = 10.0;
+};
+
+// The step's figures over the samples after `baseline` (whose totals are
+// subtracted); sets `error` when there are too few.
+StepFigures compute_figures(int bots, const std::vector<Sample>& window, const Sample& baseline,
+                            const Targets& targets);
+
+}  // namespace tickwire::bench

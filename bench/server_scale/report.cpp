@@ -1,0 +1,180 @@
+#include "report.h"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace tickwire::bench {
+namespace {
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (const char ch : s) {
+    if (ch == '"' || ch == '\\') out.push_back('\\');
+    if (static_cast<unsigned char>(ch) < 0x20) continue;
+    out.push_back(ch);
+  }
+  return out + "\"";
+}
+
+std::string number(double v, int digits) {
+  char buffer[64];
+  (void)std::snprintf(buffer, sizeof buffer, "%.*f", digits, v);
+  return buffer;
+}
+
+const StepFigures* step_at(const std::vector<StepFigures>& steps, int bots) {
+  for (const auto& s : steps) {
+    if (s.bots == bots && s.error.empty()) return &s;
+  }
+  return nullptr;
+}
+
+std::string cpu_text(const std::optional<int>& cpu) { return cpu ? "CPU " + std::to_string(*cpu) : "any CPU"; }
+
+}  // namespace
+
+std::string read_loadavg() {
+  std::ifstream in("/proc/loadavg");
+  std::string a, b, c;
+  in >> a >> b >> c;
+  return a + " " + b + " " + c;
+}
+
+Machine read_machine() {
+  Machine m;
+  m.cores = ::sysconf(_SC_NPROCESSORS_ONLN);
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (line.rfind("model name", 0) != 0) continue;
+    const auto colon = line.find(':');
+    if (colon != std::string::npos) m.cpu_model = line.substr(line.find_first_not_of(' ', colon + 1));
+    break;
+  }
+  utsname u{};
+  if (::uname(&u) == 0) m.kernel = std::string(u.sysname) + " " + u.release;
+  m.loadavg_start = read_loadavg();
+  return m;
+}
+
+void print_preamble(const Machine& m, const StepConfig& c) {
+  std::printf("bench_server_scale: %ld cores (%s), %s, load average %s\n", m.cores, m.cpu_model.c_str(),
+              m.kernel.c_str(), m.loadavg_start.c_str());
+  std::printf(
+      "  server on %s, bots on %s; 60 Hz ticks and snapshots, nearest 64; half the bots wander, half chase;\n"
+      "  %.0f s window after a %.0f s ramp and %.0f s settling, on 127.0.0.1:%u\n",
+      cpu_text(c.server_cpu).c_str(), cpu_text(c.bots_cpu).c_str(), c.seconds, c.ramp, c.settle,
+      static_cast<unsigned>(c.port));
+  std::printf(
+      "  tick p50 = median of the per-second p50s, p99/max = largest per-second p99/max; late = the server's\n"
+      "  missing inputs / (clients x ticks); cpu = server utime+stime / (clients x ticks); kbps = in + out per\n"
+      "  client; srv/bots = CPU seconds per second of the server / of both bots processes; pkt/s = packets\n"
+      "  the server received per client per second (about 60 when the bots keep up); bots late = the bots'\n"
+      "  own late fraction over their whole run, for reference\n");
+}
+
+void print_header() {
+  std::printf("%5s %7s %7s %7s %7s %6s %5s %8s %8s %7s %5s %5s %5s %6s %9s %5s\n", "bots", "clients", "p50_ms",
+              "p99_ms", "max_ms", "overr", "skip", "cpu_us", "late%", "kbps", "disc", "srv", "bots", "pkt/s",
+              "bots_lat%", "holds");
+  (void)std::fflush(stdout);
+}
+
+void print_row(const StepFigures& f) {
+  if (!f.error.empty()) {
+    std::printf("%5d  ERROR: %s\n", f.bots, f.error.c_str());
+  } else {
+    std::printf("%5d %7.1f %7.3f %7.3f %7.3f %6llu %5llu %8.2f %8.4f %7.1f %5llu %5.2f %5.2f %6.1f %9.4f %5s\n", f.bots,
+                f.clients_mean, f.tick_ms_p50, f.tick_ms_p99, f.tick_ms_max,
+                static_cast<unsigned long long>(f.ticks_overrun), static_cast<unsigned long long>(f.ticks_skipped),
+                f.server_cpu_us_per_client_tick, 100.0 * f.late_input_rate, f.wire_kbps_per_client,
+                static_cast<unsigned long long>(f.disconnects), f.server_core_load, f.bots_core_load,
+                f.packets_in_per_client_s, f.bots_late_fraction < 0 ? 0.0 : 100.0 * f.bots_late_fraction, f.holds ? "yes" : "NO");
+  }
+  (void)std::fflush(stdout);
+}
+
+void print_notes(const std::vector<StepFigures>& steps) {
+  for (const StepFigures& f : steps) {
+    if (!f.error.empty()) continue;
+    // A client sends one packet a frame; far fewer means the bots' core
+    // could not run them all, and the step measured the load generator.
+    if (f.packets_in_per_client_s < 54) {
+      std::printf("note: %d bots: the server heard from each client %.1f times a second, not 60: the bots (%.2f of "
+                  "their core) did not keep up, so late inputs and disconnects there are not the server's alone\n",
+                  f.bots, f.packets_in_per_client_s, f.bots_core_load);
+    }
+    // Ticks that take more wall time than the CPU the server got mean
+    // another process shared the server's core.
+    const double tick_share = f.window_s > 0 ? f.tick_ms_p50 * f.ticks / f.window_s / 1000.0 : 0;
+    if (tick_share > 0.2 && f.server_core_load < 0.75 * tick_share) {
+      std::printf("note: %d bots: ticks filled %.0f%% of the time but the server used only %.0f%% of a core: it "
+                  "shared its core with something else, which inflates its tick times\n",
+                  f.bots, 100.0 * tick_share, 100.0 * f.server_core_load);
+    }
+  }
+}
+
+int print_verdict(const std::vector<StepFigures>& steps, const Targets& t) {
+  int failed = 0;
+  const StepFigures* s512 = step_at(steps, 512);
+  std::printf("targets:\n  512 bots hold (p99 <= %.0f ms, no overruns or skips, no disconnects, late < %.1f%%, all "
+              "connected): %s\n",
+              t.tick_ms_p99, 100.0 * t.late_input_rate, !s512 ? "not measured" : s512->holds ? "PASS" : "FAIL");
+  failed += s512 && !s512->holds ? 1 : 0;
+  const StepFigures* s128 = step_at(steps, 128);
+  const bool cpu_ok = s128 && s128->server_cpu_us_per_client_tick <= t.cpu_us_per_client_tick;
+  if (s128) {
+    std::printf("  server CPU <= %.0f us per client tick at 128 bots: %s (%.2f)\n", t.cpu_us_per_client_tick,
+                cpu_ok ? "PASS" : "FAIL", s128->server_cpu_us_per_client_tick);
+  } else {
+    std::printf("  server CPU <= %.0f us per client tick at 128 bots: not measured\n", t.cpu_us_per_client_tick);
+  }
+  failed += s128 && !cpu_ok ? 1 : 0;
+  return failed;
+}
+
+bool write_json(const std::string& path, const Machine& m, const StepConfig& c, const Targets& t,
+                const std::vector<StepFigures>& steps) {
+  std::ofstream out(path);
+  if (!out) return false;
+  const auto cpu = [](const std::optional<int>& v) { return v ? std::to_string(*v) : std::string("null"); };
+  out << "{\"benchmark\":\"server_scale\",\"machine\":{\"cores\":" << m.cores
+      << ",\"cpu_model\":" << json_string(m.cpu_model) << ",\"kernel\":" << json_string(m.kernel)
+      << ",\"loadavg_start\":" << json_string(m.loadavg_start) << ",\"loadavg_end\":" << json_string(m.loadavg_end)
+      << "},\n\"settings\":{\"tick_rate\":60,\"send_rate\":60,\"nearest\":64,\"scripts\":[\"wander\",\"chase\"]"
+      << ",\"seconds\":" << number(c.seconds, 1) << ",\"ramp_s\":" << number(c.ramp, 1)
+      << ",\"settle_s\":" << number(c.settle, 1) << ",\"server_cpu\":" << cpu(c.server_cpu)
+      << ",\"bots_cpu\":" << cpu(c.bots_cpu) << ",\"seed\":" << c.seed << "},\n\"method\":{"
+      << "\"tick_ms_p50\":\"median of the server's per-second p50s in the window\","
+      << "\"tick_ms_p99\":\"largest of the server's per-second p99s in the window\","
+      << "\"late_input_rate\":\"server missing_inputs delta / (mean clients x ticks)\","
+      << "\"server_cpu_us_per_client_tick\":\"server utime+stime delta / (mean clients x ticks)\","
+      << "\"wire_kbps_per_client\":\"mean of the server's kbps_in + kbps_out / mean clients\"},\n"
+      << "\"targets\":{\"tick_ms_p99\":" << number(t.tick_ms_p99, 3)
+      << ",\"late_input_rate\":" << number(t.late_input_rate, 6)
+      << ",\"server_cpu_us_per_client_tick_at_128\":" << number(t.cpu_us_per_client_tick, 3) << "},\n\"steps\":[";
+  bool first = true;
+  std::string errors;
+  for (const StepFigures& f : steps) {
+    if (!f.error.empty()) {
+      errors += std::string(errors.empty() ? "" : ",") + "{\"bots\":" + std::to_string(f.bots) +
+                ",\"error\":" + json_string(f.error) + "}";
+      continue;
+    }
+    out << (first ? "\n" : ",\n") << "{\"bots\":" << f.bots << ",\"tick_ms_p50\":" << number(f.tick_ms_p50, 4)
+        << ",\"tick_ms_p99\":" << number(f.tick_ms_p99, 4) << ",\"ticks_overrun\":" << f.ticks_overrun
+        << ",\"server_cpu_us_per_client_tick\":" << number(f.server_cpu_us_per_client_tick, 4)
+        << ",\"late_input_rate\":" << number(f.late_input_rate, 7)
+        << ",\"wire_kbps_per_client\":" << number(f.wire_kbps_per_client, 3) << ",\"disconnects\":" << f.disconnects
+        << ",\"holds\":" << (f.holds ? "true" : "false") << "}";
+    first = false;
+  }
+  out << "\n],\"errors\":[" << errors << "]}\n";
+  return static_cast<bool>(out);
+}
+
+}  // namespace tickwire::bench

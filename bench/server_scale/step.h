@@ -1,0 +1,30 @@
+#pragma once
+// One step of the benchmark: a server and two bots processes at one bot
+// count, measured over a window after the bots have connected and settled.
+
+#include <atomic>
+#include <optional>
+#include <string>
+
+#include "figures.h"
+
+namespace tickwire::bench {
+
+struct StepConfig {
+  std::string server_bin;
+  std::string bots_bin;
+  std::uint16_t port = 27960;
+  double seconds = 30;  // the measurement window
+  double ramp = 2;      // the bots connect over this long
+  double settle = 3;    // and play this long more before the window opens
+  std::optional<int> server_cpu;
+  std::optional<int> bots_cpu;
+  std::uint64_t seed = 1;
+  std::string work_dir;  // logs, stats and reports of every step
+};
+
+// Runs the step; `stop` set by a signal ends it early with an error. All
+// children have ended when it returns.
+StepFigures run_step(int bots, const StepConfig& config, const Targets& targets, const std::atomic<int>& stop);
+
+}  // namespace tickwire::bench

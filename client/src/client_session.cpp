@@ -1,0 +1,211 @@
+// The client's game session, from the Welcome on: snapshots in, the time
+// system's ticks, prediction and inputs out, and what to draw each frame.
+// Connection and handshake are in client.cpp.
+
+#include <algorithm>
+
+#include "tickwire/client/client.h"
+#include "tickwire/core/keep_alive.h"
+#include "tickwire/core/serialize.h"
+#include "tickwire/prediction/input_packet.h"
+#include "tickwire/snapshot/world_state.h"
+#include "tickwire/timesync/client_time_provider.h"
+#include "tickwire/timesync/snapshot_timing.h"
+
+namespace tickwire::client {
+
+namespace {
+constexpr std::size_t kMaxPacket = 1200;
+}  // namespace
+
+void Client::start_session() {
+  channel_ = PacketChannel();
+  timesync::TimeSystemConfig tc;
+  tc.tick_rate = tick_rate_;
+  tc.max_ticks_per_update = config_.max_ticks_per_update;
+  auto provider = config_.time_provider ? config_.time_provider(tick_rate_)
+                                        : std::make_unique<timesync::ClientTimeProvider>();
+  time_ = std::make_unique<timesync::TimeSystem>(timesync::TimeSystem::client(tc, std::move(provider)));
+  prediction::PredictionConfig pc;
+  pc.input_type = game_.input_type();
+  pc.player = prediction::PlayerId{*client_id_};
+  pc.tick_rate = tick_rate_;
+  pc.max_replay_ticks = config_.max_replay_ticks;
+  pc.inputs = config_.inputs;
+  pc.smoothing = config_.smoothing;
+  prediction_ = std::make_unique<prediction::ClientPrediction>(game_.schema(), game_, sampler_, pc);
+  receiver_.reset();
+  authoritative_.clear();
+  authoritative_tick_.reset();
+  newest_server_tick_.reset();
+  avatar_.reset();
+  view_.clear();
+  first_sequence_.reset();
+  newest_sequence_.reset();
+  packets_accepted_ = 0;
+}
+
+void Client::handle_unreliable(std::span<const std::uint8_t> bytes, Time now) {
+  if (state_ != ClientState::kConnected) return;
+  BitReader r(bytes);
+  PacketHeader header;
+  if (!serialize(r, header) || !check_prefix(header.prefix).ok()) {
+    ++stats_.bad_packets;
+    return;
+  }
+  if (header.prefix.type == PacketType::kSnapshot) {
+    handle_snapshot(header, r, bytes, now);
+    return;
+  }
+  KeepAlive body;
+  if (header.prefix.type != PacketType::kKeepAlive || !serialize(r, body) || !r.finish()) {
+    ++stats_.bad_packets;
+    return;
+  }
+  (void)accept_header(header, now);
+}
+
+bool Client::accept_header(const PacketHeader& header, Time now) {
+  if (channel_.receive(header, now) != PacketChannel::Verdict::kAccept) return false;
+  // Loss from the server's sequence numbers: every number between the
+  // first and the newest should have arrived once.
+  if (!first_sequence_) first_sequence_ = header.sequence;
+  if (!newest_sequence_ || Sequence::distance(header.sequence, *newest_sequence_) > 0) {
+    expected_packets_ += newest_sequence_ ? static_cast<std::uint64_t>(
+                                                Sequence::distance(header.sequence, *newest_sequence_))
+                                          : 1;
+    newest_sequence_ = header.sequence;
+  }
+  ++packets_accepted_;
+  for (Sequence s : channel_.take_acked()) prediction_->inputs().on_acked(s);
+  return true;
+}
+
+void Client::handle_snapshot(const PacketHeader& header, BitReader& r, std::span<const std::uint8_t> bytes,
+                             Time now) {
+  timesync::SnapshotTimeBlock block;
+  if (!serialize(r, block) || !r.align()) {
+    ++stats_.bad_packets;
+    return;
+  }
+  if (!accept_header(header, now)) return;
+  timesync::SnapshotReceipt receipt{now, block.timing, std::nullopt, block.feedback};
+  if (auto sample = channel_.take_rtt_sample()) receipt.rtt = sample->rtt;
+  time_->on_snapshot(receipt);
+  if (!newest_server_tick_ || block.timing.server_tick > *newest_server_tick_) {
+    newest_server_tick_ = block.timing.server_tick;
+    ++stats_.server_ticks_heard;
+  }
+  auto decoded = receiver_.receive(bytes.subspan(r.bits_read() / 8));
+  if (!decoded) return;  // counted by the receiver
+  if (!authoritative_tick_ || decoded.value() > *authoritative_tick_) apply_snapshot(decoded.value());
+}
+
+void Client::apply_snapshot(Tick tick) {
+  const snapshot::WorldState* state = receiver_.state(tick);
+  if (state == nullptr) return;
+  // What this snapshot tells prediction about: every entity refreshed at
+  // this tick, and every entity that is gone.
+  carried_.clear();
+  const auto entities = state->entities();
+  std::size_t i = 0;
+  authoritative_.for_each([&](EntityId id) {
+    while (i < entities.size() && entities[i].id < id) ++i;
+    if (i == entities.size() || entities[i].id != id) {
+      carried_.push_back(id);
+      events_.push_back({ClientEvent::Type::kEntityDespawned, transport::DisconnectReason::kUnknown, id,
+                         *authoritative_.type_of(id)});
+    }
+  });
+  for (const snapshot::EntityState& e : entities) {
+    if (e.updated == tick) carried_.push_back(e.id);
+    if (!authoritative_.contains(e.id) || authoritative_.type_of(e.id) != e.type) {
+      events_.push_back({ClientEvent::Type::kEntitySpawned, transport::DisconnectReason::kUnknown, e.id, e.type});
+    }
+  }
+  snapshot::restore(*state, authoritative_);
+  authoritative_tick_ = tick;
+  update_predicted_set();
+  prediction_->on_authoritative(tick, authoritative_, carried_);
+}
+
+void Client::update_predicted_set() {
+  const prediction::PlayerId me{*client_id_};
+  avatar_ = game_.avatar(authoritative_, me);
+  wanted_.clear();
+  game_.predicted_entities(authoritative_, me, wanted_);
+  std::sort(wanted_.begin(), wanted_.end());
+  for (EntityId id : wanted_) {
+    if (!prediction_->predicts(id)) prediction_->predict(id);
+  }
+  // Server entities this player no longer predicts go back to the
+  // snapshots; predicted spawns (ids above the server's range) stay.
+  const std::uint32_t server_ids = prediction::PredictionConfig{}.server_max_entities;
+  drop_.clear();
+  for (EntityId id : prediction_->predicted_entities()) {
+    if (id.value < server_ids && !std::binary_search(wanted_.begin(), wanted_.end(), id)) drop_.push_back(id);
+  }
+  for (EntityId id : drop_) prediction_->stop_predicting(id);
+}
+
+void Client::run_session(Time now) {
+  time_->update(now, [&](const timesync::TickContext& ctx) {
+    prediction_->sample_and_simulate(ctx.tick);
+    send_inputs(now);
+  });
+  draw();
+  refresh_stats();
+}
+
+void Client::send_inputs(Time now) {
+  auto packet = prediction_->make_input_packet(receiver_.newest());
+  if (!packet) return;
+  PacketHeader header = channel_.next_header(PacketType::kInput, now);
+  BitWriter w(kMaxPacket);
+  if (!serialize(w, header) || !prediction::serialize_input_packet(w, *packet, game_.schema(), game_.input_type())) {
+    log_->error("input packet does not encode: {}", w.error() ? w.error()->detail : "unknown");
+    return;
+  }
+  if (send_packet(w.data(), now)) prediction_->inputs().on_sent(header.sequence, *packet);
+}
+
+void Client::draw() {
+  if (!time_->initialized()) return;
+  prediction_->render(time_->predicted_time(), view_);
+  interpolator_.sample(receiver_, time_->interpolation_time().ticks_f(), view_,
+                       [this](EntityId id) { return prediction_->predicts(id); });
+}
+
+void Client::refresh_stats() {
+  const timesync::ClientMeasurements& m = *time_->measurements();
+  if (m.rtt().has_sample()) {
+    stats_.rtt = m.rtt().smoothed();
+    stats_.rtt_min = m.rtt().min();
+  }
+  stats_.jitter = m.downlink_jitter();
+  stats_.loss = expected_packets_ > 0 ? 1.0 - static_cast<double>(std::min(packets_accepted_, expected_packets_)) /
+                                                  static_cast<double>(expected_packets_)
+                                      : 0.0;
+  if (auto lead = time_->lead()) stats_.lead = *lead;
+  if (auto server = time_->server_time()) stats_.interpolation_delay = (*server - time_->interpolation_time()).since_zero();
+  stats_.late_inputs = m.stats().late;
+  stats_.missing_inputs = m.stats().missed;
+  stats_.hard_resets = time_->stats().hard_resets;
+  const prediction::PredictionStats& p = prediction_->stats();
+  stats_.predicted_ticks = p.predicted_ticks;
+  stats_.mispredictions = p.mispredictions;
+  stats_.rollbacks = p.replays;
+  stats_.max_rollback_depth = p.max_replay_depth;
+  stats_.snapshots = receiver_.stats().decoded;
+  stats_.snapshots_dropped = receiver_.stats().dropped_total();
+}
+
+const snapshot::World* Client::predicted_world() const { return prediction_ ? &prediction_->world() : nullptr; }
+
+std::optional<Tick> Client::predicted_tick() const {
+  return prediction_ ? prediction_->predicted_tick() : std::nullopt;
+}
+
+double Client::partial_tick() const { return time_ ? time_->predicted_time().fraction() : 0.0; }
+
+}  // namespace tickwire::client

@@ -1,0 +1,58 @@
+#pragma once
+// What the server and client runtimes need of a game beyond simulate: its
+// schema and input type, what happens when players come and go, which
+// entities a client predicts and which a client is sent. One object of the
+// game's class serves one runtime (a server, or one client); it may keep
+// state of its own between calls, but simulate must stay a pure function of
+// the world, the inputs and the tick (game.h).
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "tickwire/prediction/game.h"
+#include "tickwire/snapshot/delta.h"
+#include "tickwire/snapshot/schema.h"
+#include "tickwire/snapshot/world.h"
+
+namespace tickwire::prediction {
+
+class NetGame : public Game {
+ public:
+  // The schema every world of this game uses; its hash() is part of the
+  // protocol fingerprint, so a client of another build is turned away.
+  virtual const snapshot::Schema& schema() const = 0;
+  // The record type of an input.
+  virtual TypeId input_type() const = 0;
+  // Whether the game runs at `tick_rate` ticks per second (a game whose
+  // constants are per tick supports one rate).
+  virtual bool supports_tick_rate(std::uint32_t /*tick_rate*/) const { return true; }
+
+  // Server: puts the scenery into a fresh world, before the first tick.
+  virtual void populate(snapshot::World& /*world*/) {}
+  // Server, between ticks: `player` joined (spawn its avatar) or left
+  // (remove what it owned).
+  virtual void player_joined(snapshot::World& world, PlayerId player) = 0;
+  virtual void player_left(snapshot::World& world, PlayerId player) = 0;
+  // Server, before each snapshot to `player`: which entities it is sent.
+  // Empty means every entity.
+  virtual snapshot::Relevancy relevancy(const snapshot::World& /*world*/, PlayerId /*player*/) { return {}; }
+
+  // Client: the entity `player` controls in `world` (the newest server
+  // state), once the server has spawned it.
+  virtual std::optional<EntityId> avatar(const snapshot::World& world, PlayerId player) const = 0;
+  // Client: every entity `player` predicts, given the newest server state:
+  // its avatar and whatever moves it (a platform it stands on). The runtime
+  // starts and stops predicting to match after each snapshot. The default
+  // predicts the avatar alone.
+  virtual void predicted_entities(const snapshot::World& world, PlayerId player, std::vector<EntityId>& out) const {
+    if (auto id = avatar(world, player)) out.push_back(*id);
+  }
+
+ protected:
+  NetGame() = default;
+  NetGame(const NetGame&) = default;
+  NetGame& operator=(const NetGame&) = default;
+};
+
+}  // namespace tickwire::prediction

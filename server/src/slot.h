@@ -1,0 +1,45 @@
+#pragma once
+// The server's record of one peer: from the transport connection through
+// the handshake (a peer) to the game (a client with a player).
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "tickwire/core/packet_channel.h"
+#include "tickwire/prediction/input_queue.h"
+#include "tickwire/server/server.h"
+#include "tickwire/snapshot/record.h"
+#include "tickwire/snapshot/sender.h"
+#include "tickwire/timesync/input_arrival_tracker.h"
+
+namespace tickwire::server {
+
+struct Server::Slot {
+  PeerId peer;
+  std::string address;
+  ClientId id = 0;  // 0 until the handshake completes
+  std::string name;
+  Time connected_at;
+  Time last_heard;
+  PacketChannel channel;
+  Duration rtt;
+  bool has_rtt = false;
+  int bad_in_window = 0;
+  Time bad_window_start;
+  ClientStats stats;
+
+  // From the Welcome on: the client's player in the game.
+  prediction::PlayerId player;
+  std::unique_ptr<snapshot::SnapshotSender> sender;
+  std::unique_ptr<prediction::InputQueue> queue;
+  std::unique_ptr<timesync::InputArrivalTracker> tracker;
+  std::unique_ptr<snapshot::Record> neutral;  // what the player does before its inputs flow
+  // The first tick the client sent an input for: ticks before it are not
+  // the client's to have missed.
+  std::optional<Tick> first_input_tick;
+
+  bool welcomed() const { return id != 0; }
+};
+
+}  // namespace tickwire::server

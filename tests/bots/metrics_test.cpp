@@ -1,0 +1,139 @@
+// The run's figures and its pass/fail rules, from made-up bot figures.
+
+#include "metrics.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "thresholds.h"
+
+namespace tickwire::bots {
+namespace {
+
+BotFigures bot(double seconds, double rtt_ms, std::uint64_t scale) {
+  BotFigures f;
+  f.connected = true;
+  f.rtt_ms = rtt_ms;
+  f.lead_ms = 50.0;
+  f.interpolation_delay_ms = 100.0;
+  f.connected_seconds = seconds;
+  f.bytes_in = 1000 * scale;
+  f.bytes_out = 500 * scale;
+  f.snapshots = 30 * scale;
+  f.predicted_ticks = 60 * scale;
+  f.mispredictions = scale;
+  f.late_inputs = scale;
+  f.missing_inputs = 2 * scale;
+  f.max_rollback_depth = static_cast<std::uint32_t>(scale);
+  return f;
+}
+
+TEST(BotMetrics, PercentileIsByNearestRank) {
+  EXPECT_EQ(percentile({}, 0.5), 0.0);
+  EXPECT_EQ(percentile({3, 1, 2}, 0.5), 2.0);
+  EXPECT_EQ(percentile({1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 0.99), 10.0);
+  EXPECT_EQ(percentile({5, 9}, 1.0), 9.0);
+  EXPECT_EQ(percentile({5, 9}, 0.0), 5.0);
+}
+
+TEST(BotMetrics, TheSeriesHoldsPerIntervalRatesPerConnectedBot) {
+  Recorder recorder;
+  const std::vector<BotFigures> first = {bot(1.0, 20.0, 1), bot(1.0, 40.0, 1)};
+  recorder.sample(1.0, first);
+  const std::vector<BotFigures> second = {bot(2.0, 20.0, 3), bot(2.0, 40.0, 3)};
+  recorder.sample(2.0, second);
+  ASSERT_EQ(recorder.series().size(), 2U);
+  const SeriesPoint& p = recorder.series()[1];
+  EXPECT_EQ(p.connected, 2U);
+  EXPECT_EQ(p.rtt_p50_ms, 20.0);
+  EXPECT_EQ(p.rtt_p99_ms, 40.0);
+  EXPECT_DOUBLE_EQ(p.lead_ms, 50.0);
+  // Each bot got 2000 bytes in during its second second: 16 kbit/s.
+  EXPECT_DOUBLE_EQ(p.kbps_in, 16.0);
+  EXPECT_DOUBLE_EQ(p.kbps_out, 8.0);
+  // Two mispredictions each in one second: 120 a minute.
+  EXPECT_DOUBLE_EQ(p.mispredictions_per_min, 120.0);
+  EXPECT_EQ(p.late_inputs, 4U);
+}
+
+TEST(BotMetrics, TheSummaryDividesByTimeConnected) {
+  Recorder recorder;
+  const std::vector<BotFigures> end = {bot(10.0, 30.0, 10), bot(5.0, 50.0, 5)};
+  recorder.sample(10.0, end);
+  Outcome outcome;
+  outcome.bots = 4;
+  outcome.connected_ever = 2;
+  outcome.disconnects["timeout"] = 1;
+  const Summary s = summarize(recorder, end, outcome, 10.0, 60);
+  EXPECT_DOUBLE_EQ(s.connected_fraction, 0.5);
+  EXPECT_EQ(s.disconnect_count, 1U);
+  EXPECT_EQ(s.predicted_ticks, 900U);
+  EXPECT_EQ(s.late_inputs, 15U);
+  EXPECT_DOUBLE_EQ(s.late_input_fraction, 15.0 / 900.0);
+  EXPECT_EQ(s.connected_ticks, 900U);
+  EXPECT_DOUBLE_EQ(s.missing_input_fraction, 30.0 / 900.0);
+  EXPECT_DOUBLE_EQ(s.mispredictions_per_min, 15.0 * 60.0 / 15.0);
+  EXPECT_DOUBLE_EQ(s.kbps_in, 15000.0 * 8.0 / 1000.0 / 15.0);
+  EXPECT_DOUBLE_EQ(s.snapshots_per_second, 30.0);
+  EXPECT_EQ(s.max_rollback_depth, 10U);
+  EXPECT_EQ(s.rtt_max_ms, 50.0);
+}
+
+Summary healthy() {
+  Summary s;
+  s.connected_fraction = 1.0;
+  s.late_input_fraction = 0.001;
+  s.mispredictions_per_min = 10.0;
+  s.rtt_p99_ms = 80.0;
+  return s;
+}
+
+TEST(BotThresholds, AHealthyRunPasses) {
+  const auto checks = evaluate(healthy(), Thresholds{});
+  EXPECT_TRUE(all_passed(checks));
+  EXPECT_EQ(checks.size(), 4U) << "rtt is off by default, the sync test only counts when it ran";
+}
+
+TEST(BotThresholds, EachRuleFailsOnItsOwnFigure) {
+  const auto failed = [](const Summary& s, const Thresholds& t) {
+    std::vector<std::string> names;
+    for (const ThresholdCheck& c : evaluate(s, t)) {
+      if (!c.passed) names.push_back(c.name);
+    }
+    return names;
+  };
+  Summary s = healthy();
+  s.late_input_fraction = 0.02;
+  EXPECT_EQ(failed(s, {}), std::vector<std::string>{"--max-late-inputs"});
+  s = healthy();
+  s.mispredictions_per_min = 601.0;
+  EXPECT_EQ(failed(s, {}), std::vector<std::string>{"--max-mispredictions-per-min"});
+  s = healthy();
+  s.disconnect_count = 1;
+  EXPECT_EQ(failed(s, {}), std::vector<std::string>{"--max-disconnects"});
+  Thresholds lenient;
+  lenient.max_disconnects = 1;
+  EXPECT_TRUE(failed(s, lenient).empty());
+  s = healthy();
+  s.connected_fraction = 0.9;
+  EXPECT_EQ(failed(s, {}), std::vector<std::string>{"--min-connected"});
+  Thresholds rtt;
+  rtt.max_rtt_p99_ms = 50.0;
+  EXPECT_EQ(failed(healthy(), rtt), std::vector<std::string>{"--max-rtt-p99-ms"});
+  s = healthy();
+  s.sync_checks = 10;
+  s.desyncs = 1;
+  EXPECT_EQ(failed(s, {}), std::vector<std::string>{"sync-test desyncs"});
+}
+
+TEST(BotThresholds, AFailureNamesTheFigureAndTheLimit) {
+  Summary s = healthy();
+  s.late_input_fraction = 0.25;
+  const auto checks = evaluate(s, Thresholds{});
+  EXPECT_EQ(checks[0].describe(), "--max-late-inputs: 0.25 > 0.01  FAILED");
+  EXPECT_EQ(checks[1].describe(), "--max-mispredictions-per-min: 10 <= 600");
+}
+
+}  // namespace
+}  // namespace tickwire::bots

@@ -1,0 +1,70 @@
+// The command line: good values parsed, bad ones refused with status 2.
+
+#include "options.h"
+
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <vector>
+
+namespace tickwire::bots {
+namespace {
+
+std::variant<Options, int> parse(std::initializer_list<const char*> args) {
+  std::vector<const char*> argv{"tickwire-bots"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return parse_options(static_cast<int>(argv.size()), argv.data());
+}
+
+TEST(BotOptions, ValuesAreParsed) {
+  auto parsed = parse({"--connect", "127.0.0.1:9000", "--bots", "32", "--duration", "30", "--script", "chase", "--seed",
+                       "9", "--max-rtt-p99-ms", "150", "--schema-hash", "1234"});
+  ASSERT_TRUE(std::holds_alternative<Options>(parsed));
+  const Options& o = std::get<Options>(parsed);
+  EXPECT_EQ(o.server.port, 9000);
+  EXPECT_EQ(o.bots, 32);
+  EXPECT_EQ(o.script, "chase");
+  EXPECT_EQ(o.seed, 9U);
+  EXPECT_EQ(o.thresholds.max_rtt_p99_ms, 150.0);
+  EXPECT_EQ(o.thresholds.max_late_input_fraction, 0.01);
+  EXPECT_EQ(o.schema_hash, 1234U);
+  EXPECT_FALSE(o.link.has_value()) << "no network flag: no conditioning";
+}
+
+TEST(BotOptions, LinkFlagsTakePercentagesOverAProfile) {
+  auto parsed = parse({"--profile", "broadband", "--loss", "5", "--up-dup", "10", "--latency", "30"});
+  ASSERT_TRUE(std::holds_alternative<Options>(parsed));
+  const Options& o = std::get<Options>(parsed);
+  ASSERT_TRUE(o.link.has_value());
+  EXPECT_DOUBLE_EQ(o.link->up.loss, 0.05);
+  EXPECT_DOUBLE_EQ(o.link->down.loss, 0.05);
+  EXPECT_DOUBLE_EQ(o.link->up.duplicate, 0.10);
+  EXPECT_EQ(o.link->down.latency, Duration::millis(30));
+  EXPECT_NE(o.link->description.find("broadband"), std::string::npos);
+}
+
+TEST(BotOptions, BadValuesExitWithTwo) {
+  for (auto args : {std::vector<const char*>{"--bots", "0"},
+                    {"--script", "dance"},
+                    {"--profile", "moon"},
+                    {"--loss", "120"},
+                    {"--connect", "nowhere"},
+                    {"--max-late-inputs", "2"},
+                    {"--frame-rate", "x"},
+                    {"--no-such-flag"}}) {
+    std::vector<const char*> argv{"tickwire-bots"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    auto parsed = parse_options(static_cast<int>(argv.size()), argv.data());
+    ASSERT_TRUE(std::holds_alternative<int>(parsed)) << args[0];
+    EXPECT_EQ(std::get<int>(parsed), 2) << args[0];
+  }
+}
+
+TEST(BotOptions, HelpExitsWithZero) {
+  auto parsed = parse({"--help"});
+  ASSERT_TRUE(std::holds_alternative<int>(parsed));
+  EXPECT_EQ(std::get<int>(parsed), 0);
+}
+
+}  // namespace
+}  // namespace tickwire::bots

@@ -1,0 +1,163 @@
+// The reports: the HTML page stands alone, the JSON is well formed and
+// carries the figures, the server's stats file is read leniently.
+
+#include "report.h"
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cstring>
+#include <sstream>
+#include <string>
+
+namespace tickwire::bots {
+namespace {
+
+Report sample_report() {
+  Report r;
+  r.run = RunInfo{"127.0.0.1:7777", "wander", "broadband", 2, 3.0, 0.0, 1, 60, 60};
+  Recorder recorder;
+  for (int t = 1; t <= 3; ++t) {
+    BotFigures f;
+    f.connected = true;
+    f.rtt_ms = 40.0 + t;
+    f.connected_seconds = t;
+    f.bytes_in = 4000U * static_cast<unsigned>(t);
+    f.predicted_ticks = 60U * static_cast<unsigned>(t);
+    const std::vector<BotFigures> bots = {f, f};
+    recorder.sample(t, bots);
+  }
+  Outcome outcome;
+  outcome.bots = 2;
+  outcome.connected_ever = 2;
+  outcome.disconnects["timeout \"odd\" <reason>"] = 1;
+  r.summary = summarize(recorder, {}, outcome, 3.0, 60);
+  r.series = recorder.series();
+  r.server.push_back(*parse_server_line(R"({"t":1.0,"clients":2,"tick_us_p50":120,"tick_us_p99":300})"));
+  r.server.push_back(*parse_server_line(R"({"t":2.0,"clients":2,"tick_us_p50":130,"tick_us_p99":310})"));
+  r.checks = evaluate(r.summary, Thresholds{});
+  return r;
+}
+
+// Checks that `text` is one JSON value: strings, numbers, literals,
+// objects and arrays, nothing after it. Enough to catch a stray comma or
+// an unescaped quote.
+class JsonChecker {
+ public:
+  explicit JsonChecker(const std::string& text) : s_(text) {}
+  bool valid() {
+    space();
+    if (!value()) return false;
+    space();
+    return i_ == s_.size();
+  }
+
+ private:
+  void space() {
+    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_])) != 0) ++i_;
+  }
+  bool eat(char c) {
+    space();
+    if (i_ < s_.size() && s_[i_] == c) {
+      ++i_;
+      return true;
+    }
+    return false;
+  }
+  bool string() {
+    if (!eat('"')) return false;
+    while (i_ < s_.size() && s_[i_] != '"') {
+      if (static_cast<unsigned char>(s_[i_]) < 0x20) return false;
+      i_ += s_[i_] == '\\' ? 2U : 1U;
+    }
+    return eat('"');
+  }
+  bool value() {
+    space();
+    if (i_ >= s_.size()) return false;
+    const char c = s_[i_];
+    if (c == '"') return string();
+    if (c == '{') return list('}', true);
+    if (c == '[') return list(']', false);
+    for (const char* literal : {"true", "false", "null"}) {
+      if (s_.compare(i_, std::strlen(literal), literal) == 0) {
+        i_ += std::strlen(literal);
+        return true;
+      }
+    }
+    const std::size_t start = i_;
+    while (i_ < s_.size() && std::strchr("+-0123456789.eE", s_[i_]) != nullptr) ++i_;
+    return i_ > start;
+  }
+  bool list(char close, bool object) {
+    ++i_;
+    if (eat(close)) return true;
+    do {
+      if (object && (!string() || !eat(':'))) return false;
+      if (!value()) return false;
+    } while (eat(','));
+    return eat(close);
+  }
+
+  const std::string& s_;
+  std::size_t i_ = 0;
+};
+
+TEST(BotReport, TheHtmlStandsAlone) {
+  const std::string html = to_html(sample_report());
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0U);
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+  EXPECT_NE(html.find("<polyline"), std::string::npos);
+  EXPECT_NE(html.find("Server tick time"), std::string::npos);
+  EXPECT_NE(html.find("Round trip time"), std::string::npos);
+  for (const char* outside : {"<script", "<link", "src=", "href=", "@import", "url("}) {
+    EXPECT_EQ(html.find(outside), std::string::npos) << "refers outside the page: " << outside;
+  }
+  // A reason the server chose is shown, escaped.
+  EXPECT_NE(html.find("&lt;reason&gt;"), std::string::npos);
+  EXPECT_EQ(html.find("<reason>"), std::string::npos);
+}
+
+TEST(BotReport, WithoutServerStatsThereIsNoServerSection) {
+  Report r = sample_report();
+  r.server.clear();
+  EXPECT_EQ(to_html(r).find("Server tick time"), std::string::npos);
+}
+
+TEST(BotReport, TheJsonIsWellFormedAndCarriesTheFigures) {
+  const std::string json = to_json(sample_report());
+  EXPECT_TRUE(JsonChecker(json).valid()) << json;
+  for (const char* key : {"\"run\"", "\"summary\"", "\"series\"", "\"server\"", "\"thresholds\"", "\"passed\"",
+                          "\"rtt_p99_ms\"", "\"late_input_fraction\"", "\"mispredictions_per_min\"",
+                          "\"kbps_in_per_bot\"", "\"disconnects_by_reason\"", "\"tick_us_p99\""}) {
+    EXPECT_NE(json.find(key), std::string::npos) << key;
+  }
+  EXPECT_NE(json.find(R"("timeout \"odd\" <reason>":1)"), std::string::npos);
+}
+
+TEST(BotReport, TheSummaryTableShowsCountsAndTheVerdict) {
+  const std::string text = summary_text(sample_report());
+  EXPECT_NE(text.find("connected                 2/2"), std::string::npos) << text;
+  EXPECT_NE(text.find("late inputs"), std::string::npos);
+  EXPECT_NE(text.find("result: FAIL (1 thresholds failed)"), std::string::npos) << text;
+}
+
+TEST(BotServerStats, LinesAreReadLeniently) {
+  std::istringstream in(
+      "{\"t\":1.5,\"clients\":3,\"tick_us_p50\":120,\"note\":\"x, y}\",\"nested\":{\"a\":[1,2]},\"ok\":true}\n"
+      "not json\n"
+      "\n"
+      "{\"t\":2.5,\"clients\":4}\n"
+      "{\"t\":3.5,\"clients\":\n");
+  const auto samples = read_server_stats(in);
+  ASSERT_EQ(samples.size(), 2U);
+  EXPECT_EQ(samples[0].get("t"), 1.5);
+  EXPECT_EQ(samples[0].get("clients"), 3.0);
+  EXPECT_EQ(samples[0].get("tick_us_p50"), 120.0);
+  EXPECT_FALSE(samples[0].get("note").has_value());
+  EXPECT_FALSE(samples[0].get("tick_us_p99").has_value());
+  EXPECT_EQ(samples[1].get("clients"), 4.0);
+}
+
+}  // namespace
+}  // namespace tickwire::bots

@@ -1,0 +1,123 @@
+// The bot scripts: deterministic given a seed and what they are shown,
+// inputs the game accepts, and the churn schedule within its bounds.
+
+#include "scripts.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "sync_check.h"
+#include "tickwire/arena/arena.h"
+
+namespace tickwire::bots {
+namespace {
+
+// A scripted sequence of views: the bot walks a circle, two others stand.
+std::vector<arena::Input> play(const std::string& name, std::uint64_t seed, int ticks = 600) {
+  auto script = make_script(name, seed);
+  EXPECT_NE(script, nullptr) << name;
+  std::vector<arena::Input> inputs;
+  const std::vector<Vec2> others = {{5.0F, 5.0F}, {-20.0F, 3.0F}};
+  for (int t = 0; t < ticks; ++t) {
+    const float a = static_cast<float>(t) * 0.01F;
+    BotView view{Vec2{10.0F * std::cos(a), 10.0F * std::sin(a)}, others};
+    arena::Input input;
+    script->input(view, Tick(static_cast<Tick::Rep>(t)), input);
+    inputs.push_back(input);
+  }
+  return inputs;
+}
+
+TEST(BotScripts, EveryScriptIsFoundByName) {
+  for (const ScriptInfo& info : scripts()) EXPECT_NE(make_script(info.name, 1), nullptr) << info.name;
+  EXPECT_EQ(make_script("no-such-script", 1), nullptr);
+  EXPECT_NE(script_names().find("sync-test"), std::string::npos);
+}
+
+TEST(BotScripts, TheSameSeedPlaysTheSameInputs) {
+  for (const ScriptInfo& info : scripts()) {
+    EXPECT_EQ(play(info.name, 42), play(info.name, 42)) << info.name;
+  }
+}
+
+TEST(BotScripts, DifferentSeedsPlayDifferently) {
+  for (const char* name : {"wander", "churn", "sync-test"}) EXPECT_NE(play(name, 1), play(name, 2)) << name;
+}
+
+TEST(BotScripts, EveryInputIsOneTheGameAccepts) {
+  for (const ScriptInfo& info : scripts()) {
+    for (const arena::Input& input : play(info.name, 7)) {
+      ASSERT_TRUE(arena::valid_input(input)) << info.name << " move " << input.move.x << "," << input.move.y;
+    }
+  }
+}
+
+TEST(BotScripts, IdleStandsStillAndStrafeShoots) {
+  for (const arena::Input& input : play("idle", 3)) EXPECT_EQ(input, arena::Input{});
+  int shots = 0;
+  for (const arena::Input& input : play("strafe", 3)) shots += input.shoot ? 1 : 0;
+  EXPECT_GT(shots, 500);
+}
+
+TEST(BotScripts, ChaseRunsAtTheNearestOtherPlayer) {
+  auto script = make_script("chase", 9);
+  const std::vector<Vec2> others = {{10.0F, 0.0F}, {-30.0F, 0.0F}};
+  arena::Input input;
+  script->input(BotView{Vec2{0.0F, 0.0F}, others}, Tick(1), input);
+  EXPECT_GT(input.move.x, 0.9F);
+  EXPECT_NEAR(input.aim, 0.0F, 1e-4F);
+  EXPECT_TRUE(input.shoot);
+}
+
+TEST(BotScripts, OnlyChurnLeavesAndItComesBack) {
+  for (const ScriptInfo& info : scripts()) {
+    auto script = make_script(info.name, 5);
+    int changes = 0;
+    bool in = true;
+    Duration in_since = Duration::zero();
+    for (std::int64_t ms = 0; ms <= 60'000; ms += 10) {
+      const Duration t = Duration::millis(ms);
+      const bool wanted = script->wants_connected(t);
+      if (wanted == in) continue;
+      const double spell = (t - in_since).seconds_f();
+      // Stays 3 to 8 s, away 1 to 3 s (give or take the 10 ms step).
+      if (in) {
+        EXPECT_GE(spell, 2.99);
+        EXPECT_LE(spell, 8.02);
+      } else {
+        EXPECT_GE(spell, 0.99);
+        EXPECT_LE(spell, 3.02);
+      }
+      in = wanted;
+      in_since = t;
+      ++changes;
+    }
+    if (info.name == "churn") {
+      EXPECT_GE(changes, 10) << "churn should leave and rejoin several times a minute";
+    } else {
+      EXPECT_EQ(changes, 0) << info.name;
+    }
+  }
+}
+
+TEST(BotScripts, BotSeedsDifferPerBotAndRun) {
+  EXPECT_NE(bot_seed(1, 0), bot_seed(1, 1));
+  EXPECT_NE(bot_seed(1, 0), bot_seed(2, 0));
+  EXPECT_EQ(bot_seed(9, 3), bot_seed(9, 3));
+}
+
+TEST(BotSyncCheck, TheArenaPassesOnAPlayedWorld) {
+  const arena::Schema& s = arena::schema();
+  snapshot::World world(s.schema);
+  arena::populate(world);
+  arena::spawn_player(world, 1);
+  arena::spawn_player(world, 2);
+  const SyncCheckResult result = run_sync_check(world, Tick(100), 1, 77);
+  EXPECT_FALSE(result.failure.has_value()) << *result.failure;
+  EXPECT_GE(result.checks, 3U);
+}
+
+}  // namespace
+}  // namespace tickwire::bots

@@ -1,0 +1,177 @@
+// The real tickwire-server process and clients of the arena over UDP on
+// loopback: play, denial, shutdown by signal, and a client that dies.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+
+#include "process.h"
+#include "tickwire/arena/arena.h"
+#include "tickwire/client/client.h"
+#include "tickwire/transport/enet_transport.h"
+#include "wall_clock.h"
+
+namespace tickwire {
+namespace {
+
+using client::ClientEvent;
+using transport::DisconnectReason;
+using namespace std::chrono_literals;
+
+// A port per test process, so parallel runs keep apart.
+std::uint16_t test_port(int offset) { return static_cast<std::uint16_t>(21000 + (::getpid() * 7 + offset) % 20000); }
+
+struct Player {
+  arena::Game game;
+  arena::Input input;
+  std::unique_ptr<client::Client> client;
+  std::vector<ClientEvent> events;
+};
+
+struct E2e {
+  explicit E2e(int offset) : port(test_port(offset)), address{"127.0.0.1", port} {
+    server = std::make_unique<testing::ChildProcess>(
+        std::vector<std::string>{TICKWIRE_SERVER_BIN, "--bind", "127.0.0.1", "--port", std::to_string(port),
+                                 "--stats-interval", "1"},
+        ::testing::TempDir() + "tickwire-e2e-server-" + std::to_string(port) + ".log");
+    EXPECT_TRUE(server->wait_for_output("listening on", 5000ms)) << server->output();
+  }
+
+  Player& add(client::ClientConfig config = {}) {
+    auto p = std::make_unique<Player>();
+    Player* raw = p.get();
+    transport::EnetConfig ec;
+    ec.max_peers = 1;
+    auto sampler = [raw](Tick, snapshot::Record& input) { input = arena::to_record(raw->input); };
+    p->client = std::make_unique<client::Client>(transport::EnetTransport::create(ec).value(), p->game, sampler,
+                                                 config);
+    EXPECT_TRUE(p->client->connect(address, clock.now()).ok());
+    players.push_back(std::move(p));
+    return *players.back();
+  }
+
+  bool pump_until(const std::function<bool()>& done, Duration limit, const std::function<void()>& each = {}) {
+    return clock.pump_until(done, limit, [&](Time now) {
+      if (each) each();
+      for (auto& p : players) {
+        p->client->update(now);
+        while (auto e = p->client->poll_event()) p->events.push_back(*e);
+      }
+    });
+  }
+
+  bool all_connected() const {
+    for (const auto& p : players) {
+      if (p->client->state() != client::ClientState::kConnected || !p->client->avatar()) return false;
+    }
+    return true;
+  }
+
+  std::uint16_t port;
+  transport::Address address;
+  testing::WallClock clock;
+  std::unique_ptr<testing::ChildProcess> server;
+  std::vector<std::unique_ptr<Player>> players;
+};
+
+bool has_event(const Player& p, ClientEvent::Type type, std::optional<DisconnectReason> reason = std::nullopt) {
+  for (const auto& e : p.events) {
+    if (e.type == type && (!reason || e.reason == *reason)) return true;
+  }
+  return false;
+}
+
+TEST(RuntimeE2e, EightClientsPlayTenSecondsInStepWithTheServer) {
+  E2e m(0);
+  for (int i = 0; i < 8; ++i) m.add();
+  ASSERT_TRUE(m.pump_until([&] { return m.all_connected(); }, Duration::seconds(5)));
+  const Time start = m.clock.now();
+  // Each walks its own circle of 1 m radius (6 m/s at 6 rad/s), well apart
+  // from its neighbours on the spawn ring (4.7 m), so nobody pushes anybody.
+  ASSERT_FALSE(m.pump_until([] { return false; }, Duration::seconds(10), [&] {
+    const float t = static_cast<float>((m.clock.now() - start).seconds_f());
+    for (std::size_t i = 0; i < m.players.size(); ++i) {
+      const float a = t * 6.0F + static_cast<float>(i);
+      m.players[i]->input.move = {std::cos(a), std::sin(a)};
+    }
+  }));
+  for (auto& p : m.players) {
+    const client::ClientStats& s = p->client->stats();
+    std::printf("client %u: rtt %.2f ms, lead %.2f ms, snapshots %llu, mispredictions %llu, late %llu, missing %llu\n",
+                *p->client->client_id(), s.rtt.millis_f(), s.lead.millis_f(),
+                static_cast<unsigned long long>(s.snapshots), static_cast<unsigned long long>(s.mispredictions),
+                static_cast<unsigned long long>(s.late_inputs), static_cast<unsigned long long>(s.missing_inputs));
+    EXPECT_EQ(p->client->state(), client::ClientState::kConnected);
+    EXPECT_GT(s.snapshots, 250u);  // 30 a second
+    // Every snapshot is checked against the prediction for its tick: they
+    // agree, and every input reached the server in time.
+    EXPECT_EQ(s.mispredictions, 0u);
+    EXPECT_EQ(s.late_inputs, 0u);
+    // What the client draws for itself is where the server has it, give or
+    // take the lead (about a round trip at walking speed).
+    const auto me = *p->client->avatar();
+    const auto drawn = p->client->view().get(me, arena::schema().player_position);
+    const auto server = p->client->authoritative_world().get(me, arena::schema().player_position);
+    EXPECT_LT(std::hypot(drawn.x - server.x, drawn.y - server.y), 0.5F);
+    // Everyone else is drawn too.
+    EXPECT_EQ(p->client->view().entities(arena::schema().player_type).size(), 8u);
+  }
+}
+
+TEST(RuntimeE2e, WrongFingerprintIsDeniedWithTheReason) {
+  E2e m(1);
+  client::ClientConfig config;
+  config.schema_hash = 0x12345;
+  Player& p = m.add(config);
+  ASSERT_TRUE(m.pump_until([&] { return !p.events.empty(); }, Duration::seconds(5)));
+  EXPECT_EQ(p.events[0].type, ClientEvent::Type::kDenied);
+  EXPECT_EQ(p.events[0].reason, DisconnectReason::kFingerprintMismatch);
+  EXPECT_TRUE(m.server->wait_for_output("fingerprint", 2000ms)) << m.server->output();
+}
+
+TEST(RuntimeE2e, SigtermDisconnectsEveryClientWithTheReasonWithinTwoSeconds) {
+  E2e m(2);
+  for (int i = 0; i < 4; ++i) m.add();
+  ASSERT_TRUE(m.pump_until([&] { return m.all_connected(); }, Duration::seconds(5)));
+  const auto signalled = std::chrono::steady_clock::now();
+  m.server->signal(SIGTERM);
+  std::optional<int> status;
+  ASSERT_TRUE(m.pump_until(
+      [&] {
+        if (!status) status = m.server->wait_exit(0ms);
+        for (auto& p : m.players) {
+          if (!has_event(*p, ClientEvent::Type::kDisconnected)) return false;
+        }
+        return status.has_value();
+      },
+      Duration::seconds(3)));
+  EXPECT_LT(std::chrono::steady_clock::now() - signalled, 2s);
+  EXPECT_EQ(*status, 0);
+  for (auto& p : m.players) {
+    EXPECT_TRUE(has_event(*p, ClientEvent::Type::kDisconnected, DisconnectReason::kServerShuttingDown));
+  }
+}
+
+TEST(RuntimeE2e, AKilledClientTimesOutAndItsPlayerDespawnsForTheOthers) {
+  E2e m(3);
+  Player& watcher = m.add();
+  testing::ChildProcess victim({TICKWIRE_EMBED_BIN, m.address.to_string(), "60"},
+                               ::testing::TempDir() + "tickwire-e2e-embed-" + std::to_string(m.port) + ".log");
+  auto players_seen = [&] { return watcher.client->authoritative_world().entities(arena::schema().player_type).size(); };
+  ASSERT_TRUE(m.pump_until([&] { return players_seen() == 2; }, Duration::seconds(5))) << victim.output();
+  victim.signal(SIGKILL);
+  ASSERT_TRUE(victim.wait_exit(2000ms).has_value());
+  // The server hears nothing more and times the client out (5 s); the
+  // player's entity goes from everyone's world.
+  ASSERT_TRUE(m.pump_until([&] { return players_seen() == 1; }, Duration::seconds(10)));
+  EXPECT_TRUE(has_event(watcher, ClientEvent::Type::kEntityDespawned));
+  // What is drawn follows on the interpolation timeline, a little later.
+  EXPECT_TRUE(m.pump_until(
+      [&] { return watcher.client->view().entities(arena::schema().player_type).size() == 1; },
+      Duration::seconds(1)));
+  EXPECT_TRUE(m.server->wait_for_output("timed out", 2000ms) || m.server->wait_for_output("timeout", 100ms))
+      << m.server->output();
+}
+
+}  // namespace
+}  // namespace tickwire

@@ -1,0 +1,214 @@
+#include "bot.h"
+
+#include <stdexcept>
+#include <utility>
+
+#include "sync_check.h"
+#include "tickwire/transport/enet_transport.h"
+
+namespace tickwire::bots {
+namespace {
+
+using Event = client::ClientEvent::Type;
+
+// The link's stream for the n-th join of a bot: every session draws fresh
+// fates, the same ones on every run with the same --seed.
+std::uint64_t link_seed(std::uint64_t bot, std::uint64_t join) { return bot_seed(bot ^ 0x6A09E667F3BCC909ULL, join); }
+
+double ms(Duration d) { return d.millis_f(); }
+
+}  // namespace
+
+Bot::Bot(BotConfig config) : config_(std::move(config)), script_(make_script(config_.script, config_.seed)) {
+  if (!script_) throw std::invalid_argument("unknown script '" + config_.script + "'");
+}
+
+Bot::~Bot() = default;
+
+void Bot::update(Time now) {
+  if (!first_join_) {
+    first_join_ = now;
+    join(now);
+  }
+  const bool wanted = script_->wants_connected(now - *first_join_);
+  if (client_ && !wanted && !ended_) {
+    depart(now);
+  } else if (!client_ && wanted && !ended_) {
+    join(now);
+  }
+  pump(now);
+  if (!client_) return;
+  see(*client_);
+  maybe_check_sync(now);
+}
+
+void Bot::drain(Time now) { pump(now); }
+
+void Bot::service(Time now) {
+  if (link_ != nullptr) link_->service(now);
+}
+
+void Bot::pump(Time now) {
+  if (!client_) return;
+  client_->update(now);
+  // An event may retire the client, so look again before each one.
+  while (client_) {
+    auto event = client_->poll_event();
+    if (!event) break;
+    handle(*event, now);
+  }
+}
+
+void Bot::leave(Time now) {
+  if (!client_) return;
+  if (connected_) retired_.connected_seconds += (now - connected_since_).seconds_f();
+  connected_ = false;
+  leaving_ = true;
+  client_->disconnect(now);
+}
+
+void Bot::join(Time now) {
+  ++joins_;
+  leaving_ = false;
+  transport::EnetConfig net;
+  net.max_peers = 1;
+  auto socket = transport::EnetTransport::create(net);
+  if (!socket) {
+    ++disconnects_["no socket: " + socket.error().detail];
+    ended_ = true;
+    return;
+  }
+  std::unique_ptr<transport::Transport> wire = std::move(socket).value();
+  if (config_.link) {
+    transport::ConditionedConfig link = *config_.link;
+    link.seed = link_seed(config_.seed, joins_);
+    auto conditioned = std::make_unique<transport::ConditionedTransport>(std::move(wire), link);
+    link_ = conditioned.get();
+    wire = std::move(conditioned);
+  }
+  client::ClientConfig cc;
+  cc.name = config_.name;
+  cc.schema_hash = config_.schema_hash;
+  cc.logger = config_.logger;
+  game_ = std::make_unique<arena::Game>();
+  client_ = std::make_unique<client::Client>(
+      std::move(wire), *game_, [this](Tick tick, snapshot::Record& r) { sample_input(tick, r); }, cc);
+  if (auto started = client_->connect(config_.server, now); !started) {
+    ++disconnects_["connect refused: " + started.error().detail];
+    ended_ = true;
+    retire(now);
+  }
+}
+
+void Bot::depart(Time now) {
+  ++leaves_by_script_;
+  leave(now);
+  retire(now);
+}
+
+void Bot::retire(Time now) {
+  if (!client_) return;
+  add_counters(retired_, client_counters(now));
+  connected_ = false;
+  // The client goes first: it holds a reference to the game.
+  link_ = nullptr;
+  client_.reset();
+  game_.reset();
+  self_.reset();
+  others_.clear();
+}
+
+void Bot::handle(const client::ClientEvent& event, Time now) {
+  switch (event.type) {
+    case Event::kConnected:
+      if (leaving_) break;
+      connected_ = true;
+      connected_once_ = true;
+      connected_since_ = now;
+      if (script_->runs_sync_test() && !next_sync_check_) next_sync_check_ = now + config_.sync_test_interval;
+      break;
+    case Event::kDenied:
+      ++denials_[transport::to_string(event.reason)];
+      ended_ = true;
+      retire(now);
+      break;
+    case Event::kDisconnected:
+      if (!leaving_) ++disconnects_[transport::to_string(event.reason)];
+      ended_ = true;
+      retire(now);
+      break;
+    case Event::kEntitySpawned:
+    case Event::kEntityDespawned: break;
+  }
+}
+
+void Bot::see(const client::Client& c) {
+  const arena::Schema& s = arena::schema();
+  const snapshot::World& view = c.view();
+  const std::optional<snapshot::EntityId> avatar = c.avatar();
+  self_.reset();
+  others_.clear();
+  for (const snapshot::EntityId id : view.entities(s.player_type)) {
+    const Vec2 position = view.get(id, s.player_position);
+    if (avatar && id == *avatar) {
+      self_ = position;
+    } else {
+      others_.push_back(position);
+    }
+  }
+}
+
+void Bot::sample_input(Tick tick, snapshot::Record& record) {
+  arena::Input input;
+  script_->input(BotView{self_, others_}, tick, input);
+  record = arena::to_record(input);
+}
+
+void Bot::maybe_check_sync(Time now) {
+  if (!next_sync_check_ || now < *next_sync_check_ || !connected_) return;
+  next_sync_check_ = now + config_.sync_test_interval;
+  const snapshot::World* world = client_->predicted_world();
+  const std::optional<Tick> tick = client_->predicted_tick();
+  const std::optional<std::uint32_t> player = client_->client_id();
+  if (world == nullptr || !tick || !player) return;
+  const SyncCheckResult result = run_sync_check(*world, *tick, *player, config_.seed + sync_checks_);
+  sync_checks_ += result.checks;
+  if (result.failure) {
+    ++desyncs_;
+    if (first_desync_.empty()) first_desync_ = config_.name + ": " + *result.failure;
+  }
+}
+
+BotFigures Bot::client_counters(Time now) const {
+  BotFigures f;
+  if (!client_) return f;
+  const client::ClientStats& s = client_->stats();
+  f.connected = connected_;
+  f.rtt_ms = ms(s.rtt);
+  f.jitter_ms = ms(s.jitter);
+  f.loss = s.loss;
+  f.lead_ms = ms(s.lead);
+  f.interpolation_delay_ms = ms(s.interpolation_delay);
+  f.connected_seconds = connected_ ? (now - connected_since_).seconds_f() : 0.0;
+  f.bytes_in = s.bytes_in;
+  f.bytes_out = s.bytes_out;
+  f.snapshots = s.snapshots;
+  f.predicted_ticks = s.predicted_ticks;
+  f.mispredictions = s.mispredictions;
+  f.rollbacks = s.rollbacks;
+  f.max_rollback_depth = s.max_rollback_depth;
+  f.late_inputs = s.late_inputs;
+  f.missing_inputs = s.missing_inputs;
+  f.hard_resets = s.hard_resets;
+  return f;
+}
+
+BotFigures Bot::figures(Time now) const {
+  BotFigures f = client_counters(now);
+  add_counters(f, retired_);
+  f.sync_checks = sync_checks_;
+  f.desyncs = desyncs_;
+  return f;
+}
+
+}  // namespace tickwire::bots

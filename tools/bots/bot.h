@@ -1,0 +1,105 @@
+#pragma once
+// One bot: a full client runtime with its own arena game object and its own
+// UDP socket (optionally behind a ConditionedTransport), driven by a
+// script. It keeps its figures across the clients it uses: a bot that
+// leaves and rejoins gets a fresh client, and the old one's counters are
+// added to what the bot reports.
+
+#include <spdlog/logger.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "metrics.h"
+#include "scripts.h"
+#include "tickwire/arena/arena.h"
+#include "tickwire/client/client.h"
+#include "tickwire/core/time.h"
+#include "tickwire/transport/address.h"
+#include "tickwire/transport/conditioned_transport.h"
+
+namespace tickwire::bots {
+
+struct BotConfig {
+  std::size_t index = 0;
+  std::uint64_t seed = 1;  // the bot's own, from bot_seed()
+  std::string name;
+  std::string script;
+  transport::Address server;
+  // Impairments applied inside this bot's transport; none: a plain socket.
+  std::optional<transport::ConditionedConfig> link;
+  std::optional<std::uint64_t> schema_hash;
+  Duration sync_test_interval = Duration::seconds(2);
+  std::shared_ptr<spdlog::logger> logger;
+};
+
+class Bot {
+ public:
+  // Throws std::invalid_argument for an unknown script.
+  explicit Bot(BotConfig config);
+  ~Bot();
+  Bot(const Bot&) = delete;
+  Bot& operator=(const Bot&) = delete;
+
+  // Once per frame: joins or leaves as the script asks, updates the client
+  // and handles its events. The first call joins.
+  void update(Time now);
+  // Says goodbye at the end of the run (not counted as a disconnect).
+  void leave(Time now);
+  // After leave(): lets the client finish saying goodbye; never rejoins.
+  void drain(Time now);
+  // Between frames: lets the conditioned link send and take in what is
+  // due, so its delays are not rounded up to a frame.
+  void service(Time now);
+
+  BotFigures figures(Time now) const;
+  bool started() const { return first_join_.has_value(); }
+  bool connected() const { return connected_; }
+  bool connected_once() const { return connected_once_; }
+  std::uint32_t tick_rate() const { return client_ ? client_->tick_rate() : 0; }
+  const std::map<std::string, std::uint64_t>& disconnects() const { return disconnects_; }
+  const std::map<std::string, std::uint64_t>& denials() const { return denials_; }
+  std::uint64_t leaves_by_script() const { return leaves_by_script_; }
+  const std::string& first_desync() const { return first_desync_; }
+
+ private:
+  void join(Time now);
+  void depart(Time now);  // asked-for leave: goodbye, then retire
+  void retire(Time now);  // keeps the client's counters, drops the client
+  void handle(const client::ClientEvent& event, Time now);
+  void pump(Time now);  // updates the client and handles its events
+  void see(const client::Client& c);
+  void maybe_check_sync(Time now);
+  void sample_input(Tick tick, snapshot::Record& record);
+  BotFigures client_counters(Time now) const;
+
+  BotConfig config_;
+  std::unique_ptr<BotScript> script_;
+  std::unique_ptr<arena::Game> game_;
+  std::unique_ptr<client::Client> client_;
+  transport::ConditionedTransport* link_ = nullptr;  // inside client_, when conditioned
+  std::uint64_t joins_ = 0;
+  std::optional<Time> first_join_;
+  bool connected_ = false;
+  bool connected_once_ = false;
+  bool ended_ = false;    // the client was turned away or dropped; it does not come back
+  bool leaving_ = false;  // we said goodbye: the disconnect that follows is ours
+  Time connected_since_;
+  BotFigures retired_;  // counters of the clients already dropped
+  std::map<std::string, std::uint64_t> disconnects_;
+  std::map<std::string, std::uint64_t> denials_;
+  std::uint64_t leaves_by_script_ = 0;
+  std::optional<Time> next_sync_check_;
+  std::uint64_t sync_checks_ = 0;
+  std::uint64_t desyncs_ = 0;
+  std::string first_desync_;
+  // What the script sees, refreshed after every client update.
+  std::optional<Vec2> self_;
+  std::vector<Vec2> others_;
+};
+
+}  // namespace tickwire::bots

@@ -1,0 +1,43 @@
+#pragma once
+// Every bot of a run, started evenly over the ramp and updated together
+// once per frame.
+
+#include <spdlog/logger.h>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "bot.h"
+#include "metrics.h"
+#include "options.h"
+
+namespace tickwire::bots {
+
+class Fleet {
+ public:
+  // Throws std::invalid_argument for a bad configuration.
+  Fleet(const Options& options, std::shared_ptr<spdlog::logger> logger);
+
+  // Starts the bots whose turn has come (counted from the first call) and
+  // updates every started one.
+  void update(Time now);
+  // Goodbye from every bot, then frames that let the goodbyes go out.
+  void leave_all(Time now);
+  void drain(Time now);
+  // Between frames, for conditioned links (see Bot::service).
+  void service(Time now);
+
+  std::vector<BotFigures> figures(Time now) const;
+  Outcome outcome() const;
+  // The server's tick rate, once a bot has heard it; 60 before.
+  std::uint32_t tick_rate() const;
+  std::size_t size() const { return bots_.size(); }
+
+ private:
+  std::vector<std::unique_ptr<Bot>> bots_;
+  Duration ramp_;
+  std::optional<Time> start_;
+};
+
+}  // namespace tickwire::bots

@@ -1,0 +1,121 @@
+#include "metrics.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tickwire::bots {
+namespace {
+
+double per_minute(std::uint64_t count, double connected_seconds) {
+  return connected_seconds > 0.0 ? static_cast<double>(count) * 60.0 / connected_seconds : 0.0;
+}
+
+double kbps(std::uint64_t bytes, double connected_seconds) {
+  return connected_seconds > 0.0 ? static_cast<double>(bytes) * 8.0 / 1000.0 / connected_seconds : 0.0;
+}
+
+double ratio(std::uint64_t part, std::uint64_t whole) {
+  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
+
+}  // namespace
+
+void add_counters(BotFigures& into, const BotFigures& from) {
+  into.connected_seconds += from.connected_seconds;
+  into.bytes_in += from.bytes_in;
+  into.bytes_out += from.bytes_out;
+  into.snapshots += from.snapshots;
+  into.predicted_ticks += from.predicted_ticks;
+  into.mispredictions += from.mispredictions;
+  into.rollbacks += from.rollbacks;
+  into.max_rollback_depth = std::max(into.max_rollback_depth, from.max_rollback_depth);
+  into.late_inputs += from.late_inputs;
+  into.missing_inputs += from.missing_inputs;
+  into.hard_resets += from.hard_resets;
+  into.sync_checks += from.sync_checks;
+  into.desyncs += from.desyncs;
+}
+
+double percentile(std::vector<double> values, double p) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  const double rank = std::ceil(std::clamp(p, 0.0, 1.0) * static_cast<double>(values.size()));
+  const auto index = static_cast<std::size_t>(std::max(rank, 1.0)) - 1;
+  return values[std::min(index, values.size() - 1)];
+}
+
+void Recorder::sample(double t, std::span<const BotFigures> bots) {
+  SeriesPoint point;
+  point.t = t;
+  BotFigures totals;
+  std::vector<double> rtts;
+  double lead = 0.0;
+  double interpolation = 0.0;
+  for (const BotFigures& bot : bots) {
+    add_counters(totals, bot);
+    if (!bot.connected) continue;
+    ++point.connected;
+    rtts.push_back(bot.rtt_ms);
+    lead += bot.lead_ms;
+    interpolation += bot.interpolation_delay_ms;
+    rtt_ms_.push_back(bot.rtt_ms);
+    jitter_ms_sum_ += bot.jitter_ms;
+    loss_sum_ += bot.loss;
+    lead_ms_sum_ += bot.lead_ms;
+    interpolation_ms_sum_ += bot.interpolation_delay_ms;
+  }
+  if (point.connected > 0) {
+    const auto n = static_cast<double>(point.connected);
+    point.rtt_p50_ms = percentile(rtts, 0.50);
+    point.rtt_p99_ms = percentile(rtts, 0.99);
+    point.lead_ms = lead / n;
+    point.interpolation_delay_ms = interpolation / n;
+  }
+  const double connected_seconds = totals.connected_seconds - previous_.connected_seconds;
+  point.mispredictions_per_min = per_minute(totals.mispredictions - previous_.mispredictions, connected_seconds);
+  point.late_inputs = totals.late_inputs - previous_.late_inputs;
+  point.missing_inputs = totals.missing_inputs - previous_.missing_inputs;
+  point.kbps_in = kbps(totals.bytes_in - previous_.bytes_in, connected_seconds);
+  point.kbps_out = kbps(totals.bytes_out - previous_.bytes_out, connected_seconds);
+  series_.push_back(point);
+  previous_ = totals;
+}
+
+Summary summarize(const Recorder& recorder, std::span<const BotFigures> bots, Outcome outcome, double seconds,
+                  std::uint32_t tick_rate) {
+  BotFigures totals;
+  for (const BotFigures& bot : bots) add_counters(totals, bot);
+  Summary s;
+  s.seconds = seconds;
+  s.connected_seconds = totals.connected_seconds;
+  for (const auto& [reason, count] : outcome.disconnects) s.disconnect_count += count;
+  s.connected_fraction = ratio(outcome.connected_ever, outcome.bots);
+  s.rtt_p50_ms = percentile(recorder.rtt_samples_ms(), 0.50);
+  s.rtt_p99_ms = percentile(recorder.rtt_samples_ms(), 0.99);
+  s.rtt_max_ms = percentile(recorder.rtt_samples_ms(), 1.0);
+  s.jitter_mean_ms = recorder.jitter_mean_ms();
+  s.loss_mean = recorder.loss_mean();
+  s.lead_mean_ms = recorder.lead_mean_ms();
+  s.interpolation_delay_mean_ms = recorder.interpolation_delay_mean_ms();
+  s.mispredictions = totals.mispredictions;
+  s.mispredictions_per_min = per_minute(totals.mispredictions, totals.connected_seconds);
+  s.rollbacks = totals.rollbacks;
+  s.max_rollback_depth = totals.max_rollback_depth;
+  s.predicted_ticks = totals.predicted_ticks;
+  s.connected_ticks = static_cast<std::uint64_t>(std::llround(totals.connected_seconds * tick_rate));
+  s.late_inputs = totals.late_inputs;
+  s.missing_inputs = totals.missing_inputs;
+  s.late_input_fraction = ratio(totals.late_inputs, totals.predicted_ticks);
+  s.missing_input_fraction = ratio(totals.missing_inputs, s.connected_ticks);
+  s.hard_resets = totals.hard_resets;
+  s.kbps_in = kbps(totals.bytes_in, totals.connected_seconds);
+  s.kbps_out = kbps(totals.bytes_out, totals.connected_seconds);
+  s.snapshots_per_second =
+      totals.connected_seconds > 0.0 ? static_cast<double>(totals.snapshots) / totals.connected_seconds : 0.0;
+  s.sync_checks = totals.sync_checks;
+  s.desyncs = totals.desyncs;
+  s.outcome = std::move(outcome);
+  return s;
+}
+
+}  // namespace tickwire::bots

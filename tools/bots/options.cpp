@@ -1,0 +1,116 @@
+#include "options.h"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "scripts.h"
+
+namespace tickwire::bots {
+namespace {
+
+std::string script_help() {
+  std::string text = "How every bot plays:";
+  for (const ScriptInfo& info : scripts()) text += "\n  " + info.name + ": " + info.description;
+  return text;
+}
+
+}  // namespace
+
+std::variant<Options, int> parse_options(int argc, const char* const* argv) {
+  Options o;
+  tools::LinkOptions link;
+  CLI::App app{
+      "tickwire-bots: runs many scripted clients of the arena game in one process against a Tickwire server, "
+      "measures what they see, and passes or fails the run against thresholds (exit 0 pass, 1 fail, 2 bad flags).",
+      "tickwire-bots"};
+  app.get_formatter()->column_width(34);
+  app.add_option("--connect", o.connect, "Server address HOST:PORT")->capture_default_str();
+  app.add_option("--bots", o.bots, "Number of bots")->capture_default_str()->check(CLI::Range(1, 4096));
+  app.add_option("--duration", o.duration_s, "Seconds to run, the ramp included")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 1e6));
+  app.add_option("--ramp", o.ramp_s, "Seconds over which the bots connect, evenly spaced")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 3600.0));
+  app.add_option("--script", o.script, script_help())->capture_default_str()->check(CLI::IsMember([] {
+    std::vector<std::string> names;
+    for (const ScriptInfo& info : scripts()) names.push_back(info.name);
+    return names;
+  }()));
+  app.add_option("--seed", o.seed,
+                 "Seed of the scripts and the network conditions; a bot's seed derives from it "
+                 "and its index")
+      ->capture_default_str();
+  app.add_option("--sync-test-interval", o.sync_test_interval_s,
+                 "Seconds between sync tests of each bot (script sync-test)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 3600.0));
+  tools::add_link_options(app, link, tools::ProbabilityUnit::kPercent);
+
+  const std::string reports = "Reports";
+  app.add_option("--report-json", o.report_json, "Write the figures and per-second series as JSON")->group(reports);
+  app.add_option("--report-html", o.report_html, "Write a self-contained HTML report with plots")->group(reports);
+  app.add_option("--server-stats", o.server_stats,
+                 "The server's --stats-json file, plotted in the HTML report and copied into the JSON")
+      ->group(reports);
+
+  const std::string limits = "Thresholds (exit 1 when one fails)";
+  Thresholds& t = o.thresholds;
+  app.add_option("--max-late-inputs", t.max_late_input_fraction,
+                 "Largest fraction of inputs the server received too late (late inputs / inputs sent)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0))
+      ->group(limits);
+  app.add_option("--max-mispredictions-per-min", t.max_mispredictions_per_min,
+                 "Largest mispredictions per minute per connected bot")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e9))
+      ->group(limits);
+  app.add_option("--max-disconnects", t.max_disconnects,
+                 "Most disconnects not asked for (churn's leaving is; a denial fails --min-connected)")
+      ->capture_default_str()
+      ->group(limits);
+  app.add_option("--min-connected", t.min_connected_fraction, "Smallest fraction of bots that must connect")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0))
+      ->group(limits);
+  app.add_option("--max-rtt-p99-ms", t.max_rtt_p99_ms, "Largest 99th percentile RTT in ms (default: off)")
+      ->check(CLI::Range(0.0, 1e6))
+      ->group(limits);
+
+  const std::string client = "Client";
+  app.add_option("--name", o.name, "Player name prefix; bot i is NAME-i")->capture_default_str()->group(client);
+  app.add_option("--log-level", o.log_level, "Log level of the client runtimes (to stderr)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}))
+      ->group(client);
+  app.add_option("--schema-hash", o.schema_hash, "Schema hash to claim instead of the game's (tests denials)")
+      ->group(client);
+  app.add_option("--frame-rate", o.frame_rate, "Client frames per second; every bot updates each frame")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000))
+      ->group(client);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  auto server = transport::Address::parse(o.connect);
+  if (!server) {
+    std::cerr << "tickwire-bots: --connect: " << server.error().detail << "\n";
+    return 2;
+  }
+  o.server = *server;
+  if (link.any()) {
+    auto resolved = tools::resolve_link(link, tools::ProbabilityUnit::kPercent);
+    if (!resolved) {
+      std::cerr << "tickwire-bots: " << resolved.error().detail << "\n";
+      return 2;
+    }
+    o.link = std::move(resolved).value();
+  }
+  return o;
+}
+
+}  // namespace tickwire::bots

@@ -1,0 +1,41 @@
+#pragma once
+// The command line of tickwire-bots, parsed and checked in one place so a
+// bad value exits with status 2 and a message naming the flag.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "link_flags.h"
+#include "thresholds.h"
+#include "tickwire/transport/address.h"
+
+namespace tickwire::bots {
+
+struct Options {
+  std::string connect = "127.0.0.1:7777";
+  transport::Address server;  // parsed from connect
+  int bots = 4;
+  double duration_s = 10.0;
+  double ramp_s = 0.0;
+  std::string script = "wander";
+  std::uint64_t seed = 1;
+  // Applied inside each bot's transport; none: the bots add no impairment.
+  std::optional<tools::ResolvedLink> link;
+  std::string report_json;
+  std::string report_html;
+  std::string server_stats;
+  Thresholds thresholds;
+  std::string name = "bot";
+  std::string log_level = "warn";
+  std::optional<std::uint64_t> schema_hash;
+  int frame_rate = 60;
+  double sync_test_interval_s = 2.0;
+};
+
+// The options, or the exit status to leave with (0 after --help, 2 for a
+// bad flag) once the message has been printed.
+std::variant<Options, int> parse_options(int argc, const char* const* argv);
+
+}  // namespace tickwire::bots

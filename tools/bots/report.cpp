@@ -1,0 +1,203 @@
+#include "report.h"
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <sstream>
+
+#include "tickwire/core/logging.h"
+
+namespace tickwire::bots {
+namespace {
+
+std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+std::string format(const char* fmt, ...) {
+  char buffer[512];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(buffer, sizeof buffer, fmt, args);
+  va_end(args);
+  return buffer;
+}
+
+unsigned long long ull(std::uint64_t v) { return static_cast<unsigned long long>(v); }
+
+// A number as JSON allows it: NaN and infinities, which it does not, as 0.
+std::string number(double v) {
+  if (!std::isfinite(v)) return "0";
+  std::ostringstream out;
+  out.precision(10);
+  out << v;
+  return out.str();
+}
+
+std::string quoted(const std::string& s) { return "\"" + json_escape(s) + "\""; }
+
+// Writes `"key":value` pairs separated by commas.
+class Fields {
+ public:
+  explicit Fields(std::ostringstream& out) : out_(out) {}
+  Fields& raw(const std::string& key, const std::string& value) {
+    out_ << (first_ ? "" : ",") << quoted(key) << ':' << value;
+    first_ = false;
+    return *this;
+  }
+  Fields& num(const std::string& key, double v) { return raw(key, number(v)); }
+  Fields& count(const std::string& key, std::uint64_t v) { return raw(key, std::to_string(v)); }
+  Fields& text(const std::string& key, const std::string& v) { return raw(key, quoted(v)); }
+
+ private:
+  std::ostringstream& out_;
+  bool first_ = true;
+};
+
+std::string counts_object(const std::map<std::string, std::uint64_t>& counts) {
+  std::string out = "{";
+  for (const auto& [key, value] : counts) {
+    out += (out.size() > 1 ? "," : "") + quoted(key) + ":" + std::to_string(value);
+  }
+  return out + "}";
+}
+
+}  // namespace
+
+std::string summary_text(const Report& report) {
+  const Summary& s = report.summary;
+  const Outcome& o = s.outcome;
+  std::string out;
+  out += format("tickwire-bots summary: %zu bots, script %s, %.1f s, link %s, seed %llu\n", report.run.bots,
+                report.run.script.c_str(), s.seconds, report.run.link.c_str(), ull(report.run.seed));
+  out +=
+      format("  connected                 %zu/%zu (%.1f%%)\n", o.connected_ever, o.bots, 100.0 * s.connected_fraction);
+  out += format("  still connected           %zu\n", o.still_connected);
+  out += format("  disconnects               %llu (not asked for)\n", ull(s.disconnect_count));
+  for (const auto& [reason, count] : o.disconnects) out += format("    %s: %llu\n", reason.c_str(), ull(count));
+  std::uint64_t denied = 0;
+  for (const auto& [reason, count] : o.denials) denied += count;
+  out += format("  denied                    %llu\n", ull(denied));
+  for (const auto& [reason, count] : o.denials) out += format("    %s: %llu\n", reason.c_str(), ull(count));
+  if (o.churn_leaves > 0) out += format("  left by script            %llu\n", ull(o.churn_leaves));
+  out += format("  rtt p50 / p99 / max       %.1f / %.1f / %.1f ms\n", s.rtt_p50_ms, s.rtt_p99_ms, s.rtt_max_ms);
+  out += format("  jitter mean               %.2f ms\n", s.jitter_mean_ms);
+  out += format("  loss mean                 %.2f%%\n", 100.0 * s.loss_mean);
+  out += format("  lead mean                 %.1f ms\n", s.lead_mean_ms);
+  out += format("  interpolation delay mean  %.1f ms\n", s.interpolation_delay_mean_ms);
+  out += format("  mispredictions            %llu (%.1f per bot-minute)\n", ull(s.mispredictions),
+                s.mispredictions_per_min);
+  out += format("  rollbacks                 %llu, max depth %u ticks\n", ull(s.rollbacks), s.max_rollback_depth);
+  out += format("  late inputs               %llu (%.4f of %llu inputs sent)\n", ull(s.late_inputs),
+                s.late_input_fraction, ull(s.predicted_ticks));
+  out += format("  missing inputs            %llu (%.4f of %llu server ticks connected)\n", ull(s.missing_inputs),
+                s.missing_input_fraction, ull(s.connected_ticks));
+  out += format("  hard resets               %llu\n", ull(s.hard_resets));
+  out += format("  kbps in / out             %.1f / %.1f per bot\n", s.kbps_in, s.kbps_out);
+  out += format("  snapshots per second      %.1f per bot\n", s.snapshots_per_second);
+  if (s.sync_checks > 0 || s.desyncs > 0) {
+    out += format("  sync test                 %llu checks, %llu desyncs\n", ull(s.sync_checks), ull(s.desyncs));
+  }
+  out +=
+      "  (rates are per bot per second connected; a late input is one the server received after its tick ran,\n"
+      "   counted against the inputs sent, one per predicted tick)\n";
+  out += "thresholds\n";
+  std::size_t failed = 0;
+  for (const ThresholdCheck& check : report.checks) {
+    out += "  " + check.describe() + "\n";
+    failed += check.passed ? 0 : 1;
+  }
+  out += failed == 0 ? std::string("result: PASS\n") : format("result: FAIL (%zu thresholds failed)\n", failed);
+  if (!o.first_desync.empty()) out += "first desync:\n" + o.first_desync + "\n";
+  return out;
+}
+
+std::string to_json(const Report& report) {
+  const Summary& s = report.summary;
+  const Outcome& o = s.outcome;
+  std::ostringstream out;
+  out << "{\"run\":{";
+  Fields(out)
+      .text("server", report.run.server)
+      .text("script", report.run.script)
+      .text("link", report.run.link)
+      .count("bots", report.run.bots)
+      .num("duration_s", report.run.duration_s)
+      .num("ramp_s", report.run.ramp_s)
+      .count("seed", report.run.seed)
+      .count("frame_rate", static_cast<std::uint64_t>(report.run.frame_rate))
+      .count("tick_rate", report.run.tick_rate);
+  out << "},\"summary\":{";
+  Fields(out)
+      .num("seconds", s.seconds)
+      .count("bots", o.bots)
+      .count("connected", o.connected_ever)
+      .num("connected_fraction", s.connected_fraction)
+      .count("still_connected", o.still_connected)
+      .count("disconnects", s.disconnect_count)
+      .raw("disconnects_by_reason", counts_object(o.disconnects))
+      .raw("denials_by_reason", counts_object(o.denials))
+      .count("left_by_script", o.churn_leaves)
+      .num("rtt_p50_ms", s.rtt_p50_ms)
+      .num("rtt_p99_ms", s.rtt_p99_ms)
+      .num("rtt_max_ms", s.rtt_max_ms)
+      .num("jitter_mean_ms", s.jitter_mean_ms)
+      .num("loss_mean", s.loss_mean)
+      .num("lead_mean_ms", s.lead_mean_ms)
+      .num("interpolation_delay_mean_ms", s.interpolation_delay_mean_ms)
+      .count("mispredictions", s.mispredictions)
+      .num("mispredictions_per_min", s.mispredictions_per_min)
+      .count("rollbacks", s.rollbacks)
+      .count("max_rollback_depth", s.max_rollback_depth)
+      .count("inputs_sent", s.predicted_ticks)
+      .count("server_ticks_connected", s.connected_ticks)
+      .count("late_inputs", s.late_inputs)
+      .num("late_input_fraction", s.late_input_fraction)
+      .count("missing_inputs", s.missing_inputs)
+      .num("missing_input_fraction", s.missing_input_fraction)
+      .count("hard_resets", s.hard_resets)
+      .num("kbps_in_per_bot", s.kbps_in)
+      .num("kbps_out_per_bot", s.kbps_out)
+      .num("snapshots_per_second_per_bot", s.snapshots_per_second)
+      .count("sync_checks", s.sync_checks)
+      .count("desyncs", s.desyncs)
+      .text("first_desync", o.first_desync);
+  out << "},\"thresholds\":[";
+  for (std::size_t i = 0; i < report.checks.size(); ++i) {
+    const ThresholdCheck& c = report.checks[i];
+    out << (i == 0 ? "{" : ",{");
+    Fields(out)
+        .text("name", c.name)
+        .text("rule", c.rule)
+        .num("figure", c.figure)
+        .num("limit", c.limit)
+        .raw("passed", c.passed ? "true" : "false");
+    out << "}";
+  }
+  out << "],\"passed\":" << (report.passed() ? "true" : "false") << ",\"series\":[";
+  for (std::size_t i = 0; i < report.series.size(); ++i) {
+    const SeriesPoint& p = report.series[i];
+    out << (i == 0 ? "{" : ",{");
+    Fields(out)
+        .num("t", p.t)
+        .count("connected", p.connected)
+        .num("rtt_p50_ms", p.rtt_p50_ms)
+        .num("rtt_p99_ms", p.rtt_p99_ms)
+        .num("lead_ms", p.lead_ms)
+        .num("interpolation_delay_ms", p.interpolation_delay_ms)
+        .num("mispredictions_per_min", p.mispredictions_per_min)
+        .count("late_inputs", p.late_inputs)
+        .count("missing_inputs", p.missing_inputs)
+        .num("kbps_in_per_bot", p.kbps_in)
+        .num("kbps_out_per_bot", p.kbps_out);
+    out << "}";
+  }
+  out << "],\"server\":[";
+  for (std::size_t i = 0; i < report.server.size(); ++i) {
+    out << (i == 0 ? "{" : ",{");
+    Fields fields(out);
+    for (const auto& [key, value] : report.server[i].values) fields.num(key, value);
+    out << "}";
+  }
+  out << "]}\n";
+  return out.str();
+}
+
+}  // namespace tickwire::bots

@@ -1,0 +1,198 @@
+#include "scripts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <type_traits>
+
+namespace tickwire::bots {
+namespace {
+
+constexpr float kTau = 2.0F * std::numbers::pi_v<float>;
+constexpr double kTicksPerSecond = 60.0;
+
+float uniform(transport::SimRng& rng, float lo, float hi) { return lo + static_cast<float>(rng.uniform()) * (hi - lo); }
+
+float length(Vec2 v) { return std::sqrt(v.x * v.x + v.y * v.y); }
+
+// Scaled to length one, or zero; keeps every axis in [-1, 1] as the game
+// requires of a move.
+Vec2 normalized(Vec2 v) {
+  const float l = length(v);
+  if (l < 1e-4F) return {};
+  return {std::clamp(v.x / l, -1.0F, 1.0F), std::clamp(v.y / l, -1.0F, 1.0F)};
+}
+
+float angle_of(Vec2 v) { return std::atan2(v.y, v.x); }
+
+// Stands still: a baseline for bandwidth and timing with no corrections.
+class IdleScript final : public BotScript {
+ public:
+  void input(const BotView&, Tick, arena::Input& out) override { out = {}; }
+};
+
+class WanderScript : public BotScript {
+ public:
+  explicit WanderScript(std::uint64_t seed) : wander_(seed) {}
+  void input(const BotView& view, Tick, arena::Input& out) override { wander_.input(view, out); }
+
+ private:
+  Wander wander_;
+};
+
+// Circles a point of its own while shooting at it, so projectiles are
+// spawned ahead of the server all the time.
+class StrafeScript final : public BotScript {
+ public:
+  explicit StrafeScript(std::uint64_t seed) : rng_(seed) {
+    const float room = arena::kHalfSize * 0.6F;
+    centre_ = {uniform(rng_, -room, room), uniform(rng_, -room, room)};
+    radius_ = uniform(rng_, 4.0F, 10.0F);
+    clockwise_ = rng_.chance(0.5);
+  }
+  void input(const BotView& view, Tick, arena::Input& out) override {
+    const Vec2 self = view.self.value_or(centre_);
+    const Vec2 out_of_centre{self.x - centre_.x, self.y - centre_.y};
+    const float distance = length(out_of_centre);
+    const Vec2 radial = distance > 1e-4F ? Vec2{out_of_centre.x / distance, out_of_centre.y / distance} : Vec2{1, 0};
+    const float turn = clockwise_ ? -1.0F : 1.0F;
+    const Vec2 tangent{-radial.y * turn, radial.x * turn};
+    // Steer back onto the circle in proportion to how far off it we are.
+    const float pull = std::clamp((radius_ - distance) * 0.5F, -1.0F, 1.0F);
+    out.move = normalized({tangent.x + radial.x * pull, tangent.y + radial.y * pull});
+    out.aim = angle_of({-radial.x, -radial.y});
+    out.shoot = true;
+  }
+
+ private:
+  transport::SimRng rng_;
+  Vec2 centre_;
+  float radius_ = 6.0F;
+  bool clockwise_ = false;
+};
+
+// Runs at the nearest other player and shoots it: bodies collide and push
+// each other, which is what makes predictions fail and get corrected.
+class ChaseScript final : public BotScript {
+ public:
+  explicit ChaseScript(std::uint64_t seed) : rng_(seed), wander_(seed ^ 0x5DEECE66DULL) {}
+  void input(const BotView& view, Tick, arena::Input& out) override {
+    if (!view.self || view.others.empty()) {
+      wander_.input(view, out);
+      return;
+    }
+    const Vec2 self = *view.self;
+    Vec2 target = view.others.front();
+    float best = 1e30F;
+    for (const Vec2 other : view.others) {
+      const float d = length({other.x - self.x, other.y - self.y});
+      if (d < best) {
+        best = d;
+        target = other;
+      }
+    }
+    const Vec2 towards{target.x - self.x, target.y - self.y};
+    out.move = normalized(towards);
+    out.aim = angle_of(towards);
+    out.shoot = best < 12.0F;
+    out.dash = best > 3.0F && best < 8.0F && rng_.chance(0.05);
+  }
+
+ private:
+  transport::SimRng rng_;
+  Wander wander_;
+};
+
+// Plays like wander, and leaves and rejoins at random: stays 3 to 8 s, is
+// away 1 to 3 s. The schedule has its own generator so it does not depend
+// on how many ticks were played.
+class ChurnScript final : public WanderScript {
+ public:
+  explicit ChurnScript(std::uint64_t seed) : WanderScript(seed), schedule_(seed ^ 0xC2B2AE3D27D4EB4FULL) {}
+  bool wants_connected(Duration since_first_join) override {
+    while (since_first_join >= next_change_) {
+      in_game_ = !in_game_;
+      const double seconds = in_game_ ? 3.0 + 5.0 * schedule_.uniform() : 1.0 + 2.0 * schedule_.uniform();
+      next_change_ += Duration::micros(static_cast<std::int64_t>(seconds * 1e6));
+    }
+    return in_game_;
+  }
+
+ private:
+  transport::SimRng schedule_;
+  bool in_game_ = false;
+  Duration next_change_ = Duration::zero();
+};
+
+// Plays like wander; the runtime also replays this bot's predicted world
+// through the sync test every few seconds.
+class SyncTestScript final : public WanderScript {
+ public:
+  using WanderScript::WanderScript;
+  bool runs_sync_test() const override { return true; }
+};
+
+template <class Script>
+std::unique_ptr<BotScript> make(std::uint64_t seed) {
+  if constexpr (std::is_constructible_v<Script, std::uint64_t>) {
+    return std::make_unique<Script>(seed);
+  } else {
+    return std::make_unique<Script>();
+  }
+}
+
+}  // namespace
+
+void Wander::input(const BotView& view, arena::Input& out) {
+  if (--ticks_to_turn_ <= 0) {
+    heading_ = uniform(rng_, 0.0F, kTau);
+    ticks_to_turn_ = static_cast<int>(kTicksPerSecond * (1.0 + 2.0 * rng_.uniform()));
+  }
+  heading_ += uniform(rng_, -0.05F, 0.05F);
+  if (view.self) {
+    // Near a wall, head back towards the middle.
+    const float margin = arena::kHalfSize - 4.0F;
+    if (std::abs(view.self->x) > margin || std::abs(view.self->y) > margin) {
+      heading_ = angle_of({-view.self->x, -view.self->y}) + uniform(rng_, -0.5F, 0.5F);
+    }
+  }
+  out.move = normalized({std::cos(heading_), std::sin(heading_)});
+  out.aim = std::remainder(heading_, kTau);
+  out.dash = rng_.chance(1.0 / 240.0);
+  out.shoot = rng_.chance(1.0 / 90.0);
+}
+
+const std::vector<ScriptInfo>& scripts() {
+  static const std::vector<ScriptInfo> all = {
+      {"idle", "stands still", make<IdleScript>},
+      {"wander", "random walk with the odd dash and shot", make<WanderScript>},
+      {"strafe", "circles a point while shooting", make<StrafeScript>},
+      {"chase", "runs at the nearest other player and shoots (pushes, mispredictions)", make<ChaseScript>},
+      {"churn", "plays like wander, leaves and rejoins every few seconds", make<ChurnScript>},
+      {"sync-test", "plays like wander; checks its prediction with the sync test", make<SyncTestScript>},
+  };
+  return all;
+}
+
+std::unique_ptr<BotScript> make_script(std::string_view name, std::uint64_t seed) {
+  for (const ScriptInfo& info : scripts()) {
+    if (info.name == name) return info.make(seed);
+  }
+  return nullptr;
+}
+
+std::string script_names() {
+  std::string names;
+  for (const ScriptInfo& info : scripts()) names += (names.empty() ? "" : ", ") + info.name;
+  return names;
+}
+
+std::uint64_t bot_seed(std::uint64_t run_seed, std::size_t index) {
+  // splitmix64 of the pair: neighbouring bots get unrelated streams.
+  std::uint64_t z = run_seed * 0x9E3779B97F4A7C15ULL + (std::uint64_t{index} + 1) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+}  // namespace tickwire::bots

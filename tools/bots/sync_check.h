@@ -1,0 +1,34 @@
+#pragma once
+// The prediction sync test run on a live bot: takes the bot's predicted
+// world as it stands, and replays it through prediction::SyncTest (rolled
+// back and simulated again every few ticks, checksums compared) with the
+// arena game and wander-like inputs. A difference means the game's
+// simulate is not deterministic on the states real play reaches, which
+// scripted unit worlds may never reach.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "tickwire/core/tick.h"
+#include "tickwire/snapshot/world.h"
+
+namespace tickwire::bots {
+
+struct SyncCheckConfig {
+  std::uint32_t ticks = 32;          // simulated from the bot's state
+  std::uint32_t check_distance = 8;  // ticks rolled back at each check
+};
+
+struct SyncCheckResult {
+  std::uint64_t checks = 0;            // comparisons made
+  std::optional<std::string> failure;  // the first desync, described
+};
+
+// `world` is the bot's predicted world at `tick`, `player` its client id,
+// `seed` picks the inputs. Entities predicted locally and not yet
+// confirmed by the server (ids of 65536 and up) are left out.
+SyncCheckResult run_sync_check(const snapshot::World& world, Tick tick, std::uint32_t player, std::uint64_t seed,
+                               SyncCheckConfig config = {});
+
+}  // namespace tickwire::bots

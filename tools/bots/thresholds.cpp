@@ -1,0 +1,42 @@
+#include "thresholds.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace tickwire::bots {
+namespace {
+
+ThresholdCheck at_most(std::string name, double figure, double limit) {
+  return ThresholdCheck{std::move(name), "<=", figure, limit, figure <= limit};
+}
+
+ThresholdCheck at_least(std::string name, double figure, double limit) {
+  return ThresholdCheck{std::move(name), ">=", figure, limit, figure >= limit};
+}
+
+}  // namespace
+
+std::string ThresholdCheck::describe() const {
+  const char* shown = passed ? rule.c_str() : (rule == "<=" ? ">" : "<");
+  char text[256];
+  std::snprintf(text, sizeof text, "%s: %.6g %s %.6g%s", name.c_str(), figure, shown, limit, passed ? "" : "  FAILED");
+  return text;
+}
+
+std::vector<ThresholdCheck> evaluate(const Summary& s, const Thresholds& t) {
+  std::vector<ThresholdCheck> checks;
+  checks.push_back(at_most("--max-late-inputs", s.late_input_fraction, t.max_late_input_fraction));
+  checks.push_back(at_most("--max-mispredictions-per-min", s.mispredictions_per_min, t.max_mispredictions_per_min));
+  checks.push_back(
+      at_most("--max-disconnects", static_cast<double>(s.disconnect_count), static_cast<double>(t.max_disconnects)));
+  checks.push_back(at_least("--min-connected", s.connected_fraction, t.min_connected_fraction));
+  if (t.max_rtt_p99_ms) checks.push_back(at_most("--max-rtt-p99-ms", s.rtt_p99_ms, *t.max_rtt_p99_ms));
+  if (s.sync_checks > 0) checks.push_back(at_most("sync-test desyncs", static_cast<double>(s.desyncs), 0.0));
+  return checks;
+}
+
+bool all_passed(const std::vector<ThresholdCheck>& checks) {
+  return std::all_of(checks.begin(), checks.end(), [](const ThresholdCheck& c) { return c.passed; });
+}
+
+}  // namespace tickwire::bots
