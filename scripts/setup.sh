@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 packages=(
   build-essential cmake pkg-config ninja-build
   libenet-dev libspdlog-dev libfmt-dev libcli11-dev
+  prometheus-cpp-dev libcpp-httplib-dev libsodium-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang clang-format clang-tidy libclang-rt-dev
 )
