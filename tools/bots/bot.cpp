@@ -72,6 +72,7 @@ void Bot::join(Time now) {
   leaving_ = false;
   transport::EnetConfig net;
   net.max_peers = 1;
+  net.timeout = config_.timeout;
   auto socket = transport::EnetTransport::create(net);
   if (!socket) {
     ++disconnects_["no socket: " + socket.error().detail];
@@ -89,6 +90,8 @@ void Bot::join(Time now) {
   client::ClientConfig cc;
   cc.name = config_.name;
   cc.schema_hash = config_.schema_hash;
+  cc.timeout = config_.timeout;
+  cc.connect_timeout = config_.timeout * 2;
   cc.logger = config_.logger;
   game_ = std::make_unique<arena::Game>();
   client_ = std::make_unique<client::Client>(

@@ -33,6 +33,9 @@ struct BotConfig {
   // Impairments applied inside this bot's transport; none: a plain socket.
   std::optional<transport::ConditionedConfig> link;
   std::optional<std::uint64_t> schema_hash;
+  // Silence after which a bot's client and its ENet peer give up; the
+  // connect may take twice as long (several round trips on a slow link).
+  Duration timeout = Duration::seconds(5);
   Duration sync_test_interval = Duration::seconds(2);
   std::shared_ptr<spdlog::logger> logger;
 };

@@ -17,6 +17,7 @@ Fleet::Fleet(const Options& options, std::shared_ptr<spdlog::logger> logger)
     config.server = options.server;
     if (options.link) config.link = transport::ConditionedConfig{options.link->up, options.link->down, config.seed};
     config.schema_hash = options.schema_hash;
+    config.timeout = Duration::micros(static_cast<std::int64_t>(options.timeout_s * 1e6));
     config.sync_test_interval = Duration::micros(static_cast<std::int64_t>(options.sync_test_interval_s * 1e6));
     config.logger = logger;
     bots_.push_back(std::make_unique<Bot>(std::move(config)));

@@ -46,6 +46,12 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
       ->capture_default_str()
       ->check(CLI::Range(0.1, 3600.0));
   tools::add_link_options(app, link, tools::ProbabilityUnit::kPercent);
+  app.add_option("--timeout", o.timeout_s,
+                 "Seconds of silence before a bot gives up on the server (connecting may take twice as long); "
+                 "raise it for round trips of seconds")
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 600.0))
+      ->group("Network conditions");
 
   const std::string reports = "Reports";
   app.add_option("--report-json", o.report_json, "Write the figures and per-second series as JSON")->group(reports);

@@ -31,6 +31,7 @@ struct Options {
   std::string log_level = "warn";
   std::optional<std::uint64_t> schema_hash;
   int frame_rate = 60;
+  double timeout_s = 5.0;
   double sync_test_interval_s = 2.0;
 };
 

@@ -14,7 +14,7 @@
 namespace tickwire::tools {
 
 // How the probability flags (loss, dup, reorder) are given on the command
-// line. The relay has always taken fractions; the bots take percentages.
+// line. Both tools take probabilities in percent.
 enum class ProbabilityUnit { kFraction, kPercent };
 
 // Flags of one direction (or both); unset ones leave the profile's value.

@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
   app.add_option("--listen", listen_port, "UDP port clients connect to")->required()->check(CLI::Range(1, 65535));
   app.add_option("--listen-host", listen_host, "Address to listen on")->capture_default_str();
   app.add_option("--forward", forward, "Server address HOST:PORT")->capture_default_str();
-  tools::add_link_options(app, link, tools::ProbabilityUnit::kFraction);
+  tools::add_link_options(app, link, tools::ProbabilityUnit::kPercent);
   app.add_option("--seed", seed, "Random seed")->capture_default_str();
   app.add_option("--duration", duration_s, "Stop after this many seconds; 0 runs until SIGINT/SIGTERM")
       ->check(CLI::Range(0.0, 1e7));
@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
 
-  auto conditions = tools::resolve_link(link, tools::ProbabilityUnit::kFraction);
+  auto conditions = tools::resolve_link(link, tools::ProbabilityUnit::kPercent);
   if (!conditions) {
     std::cerr << "tickwire-netsim: " << conditions.error().detail << "\n";
     return 2;
