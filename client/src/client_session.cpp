@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "tickwire/client/client.h"
+#include "tickwire/core/client_report.h"
 #include "tickwire/core/keep_alive.h"
 #include "tickwire/core/serialize.h"
 #include "tickwire/prediction/input_packet.h"
@@ -43,6 +44,8 @@ void Client::start_session() {
   first_sequence_.reset();
   newest_sequence_.reset();
   packets_accepted_ = 0;
+  expected_packets_ = 0;
+  last_report_.reset();
 }
 
 void Client::handle_unreliable(std::span<const std::uint8_t> bytes, Time now) {
@@ -155,6 +158,23 @@ void Client::run_session(Time now) {
   });
   draw();
   refresh_stats();
+  if (time_->initialized() && (!last_report_ || now - *last_report_ >= kReportInterval)) send_report(now);
+}
+
+void Client::send_report(Time now) {
+  last_report_ = now;
+  auto clamp32 = [](std::uint64_t v) { return static_cast<std::uint32_t>(std::min<std::uint64_t>(v, UINT32_MAX)); };
+  ClientReport report;
+  report.mispredictions = clamp32(stats_.mispredictions);
+  report.rollbacks = clamp32(stats_.rollbacks);
+  report.hard_resets = clamp32(stats_.hard_resets);
+  report.max_rollback_depth =
+      static_cast<std::uint16_t>(std::min<std::uint32_t>(stats_.max_rollback_depth, kMaxReportedRollbackDepth));
+  report.rtt_us = static_cast<std::uint32_t>(
+      std::clamp<std::int64_t>(stats_.rtt.micros(), 0, static_cast<std::int64_t>(kMaxReportedRttMicros)));
+  PacketHeader header = channel_.next_header(PacketType::kReport, now);
+  BitWriter w(kMaxPacket);
+  if (serialize(w, header) && serialize(w, report)) (void)send_packet(w.data(), now);
 }
 
 void Client::send_inputs(Time now) {

@@ -13,6 +13,7 @@ const char* to_string(PacketType type) {
     case PacketType::kKeepAlive: return "keep_alive";
     case PacketType::kInput: return "input";
     case PacketType::kSnapshot: return "snapshot";
+    case PacketType::kReport: return "report";
   }
   return "unknown";
 }

@@ -155,7 +155,9 @@ void Server::count_inputs(Slot& slot) {
   slot.stats.inputs = q.accepted;
   slot.stats.missing_inputs = q.missing;
   slot.stats.late_inputs = q.late;
-  slot.stats.rejected_inputs = q.invalid + q.too_far_ahead + q.stale;
+  // Inputs older than anything the queue remembers (the first packet's
+  // redundant copies of ticks already past) are stale, not refused.
+  slot.stats.rejected_inputs = q.invalid + q.too_far_ahead;
 }
 
 bool Server::send_packet(Slot& slot, std::span<const std::uint8_t> bytes, Time now) {
@@ -193,6 +195,7 @@ ServerStats Server::stats() const {
     s.missing_inputs += slot->stats.missing_inputs;
     s.late_inputs += slot->stats.late_inputs;
     s.rejected_inputs += slot->stats.rejected_inputs;
+    if (slot->stats.reported) s.reported_mispredictions += slot->stats.reported->mispredictions;
   }
   return s;
 }

@@ -185,6 +185,22 @@ void Server::handle_unreliable(Slot& slot, const std::vector<std::uint8_t>& byte
     count_inputs(slot);
     return;
   }
+  if (header.prefix.type == PacketType::kReport) {
+    ClientReport report;
+    if (!serialize(r, report) || !r.finish()) {
+      bad_packet(slot, r.error().value_or(make_error(ErrorCode::kMalformed)), now);
+      return;
+    }
+    if (!accept_header(slot, header, now)) return;
+    // Totals only grow; a report that says otherwise is a lie or a replay.
+    const auto& last = slot.stats.reported;
+    if (last && (report.mispredictions < last->mispredictions || report.rollbacks < last->rollbacks ||
+                 report.hard_resets < last->hard_resets)) {
+      return;
+    }
+    slot.stats.reported = report;
+    return;
+  }
   if (header.prefix.type != PacketType::kKeepAlive) {
     bad_packet(slot, make_error(ErrorCode::kBadPacketType, to_string(header.prefix.type)), now);
     return;
@@ -258,6 +274,7 @@ void Server::forget(Slot& slot) {
   stats_.missing_inputs += slot.stats.missing_inputs;
   stats_.late_inputs += slot.stats.late_inputs;
   stats_.rejected_inputs += slot.stats.rejected_inputs;
+  if (slot.stats.reported) stats_.reported_mispredictions += slot.stats.reported->mispredictions;
 }
 
 void Server::check_timeouts(Time now) {

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "sim_match.h"
+#include "tickwire/core/client_report.h"
 #include "tickwire/core/handshake.h"
 #include "tickwire/core/keep_alive.h"
 #include "tickwire/core/serialize.h"
@@ -163,6 +164,38 @@ TEST(ConnectionObligations, DropsDuplicatedPacketsWithoutCountingThemTwice) {
   ASSERT_EQ(clients.size(), 1u);
   EXPECT_EQ(clients[0].duplicate_packets, 2u);
   EXPECT_EQ(m.server->stats().bad_packets(), 0u);
+}
+
+TEST(ConnectionObligations, KeepsOnlyClientReportsWhoseTotalsGrow) {
+  SimMatch m(18);
+  RawPeer raw(m, "raw-report");
+  ASSERT_TRUE(raw.join());
+  PacketChannel channel;
+  auto send_report = [&](std::uint32_t mispredictions) {
+    BitWriter w(64);
+    PacketHeader header = channel.next_header(PacketType::kReport, m.clock.now());
+    ClientReport report;
+    report.mispredictions = mispredictions;
+    ASSERT_TRUE(serialize(w, header) && serialize(w, report));
+    raw.send(Delivery::kUnreliable, w.take());
+    m.run_for(Duration::millis(20));
+  };
+  send_report(50);
+  send_report(20);  // a total that shrinks is a lie or a replay
+  ASSERT_EQ(m.server->client_stats().size(), 1u);
+  ASSERT_TRUE(m.server->client_stats()[0].reported.has_value());
+  EXPECT_EQ(m.server->client_stats()[0].reported->mispredictions, 50u);
+  EXPECT_EQ(m.server->stats().reported_mispredictions, 50u);
+  send_report(70);
+  EXPECT_EQ(m.server->stats().reported_mispredictions, 70u);
+  // A report cut short is a bad packet and changes nothing.
+  BitWriter w(64);
+  PacketHeader header = channel.next_header(PacketType::kReport, m.clock.now());
+  ASSERT_TRUE(serialize(w, header));
+  raw.send(Delivery::kUnreliable, w.take());
+  m.run_for(Duration::millis(20));
+  EXPECT_EQ(m.server->stats().bad_packets(), 1u);
+  EXPECT_EQ(m.server->stats().reported_mispredictions, 70u);
 }
 
 }  // namespace

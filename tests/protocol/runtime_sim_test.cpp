@@ -100,6 +100,9 @@ TEST(RuntimeSim, FourPlayersConvergeAt150msRttAnd5PercentLoss) {
   for (auto& c : m.clients) mispredictions += c->stats().mispredictions;
   // The players meet and push each other: predictions fail and are corrected.
   EXPECT_GT(mispredictions, 0u);
+  // The clients tell the server (once a second, over a lossy link).
+  EXPECT_LE(m.server->stats().reported_mispredictions, mispredictions);
+  EXPECT_GE(m.server->stats().reported_mispredictions, mispredictions * 9 / 10);
 
   // Then everyone stands still; once the last inputs are through, every
   // prediction matches what the server computes for the same tick.

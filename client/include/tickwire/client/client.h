@@ -166,6 +166,7 @@ class Client {
   void apply_snapshot(Tick tick);
   void update_predicted_set();
   void send_inputs(Time now);
+  void send_report(Time now);
   void draw();
   void send_hello(Time now);
   void send_keep_alive(Time now);
@@ -208,9 +209,12 @@ class Client {
   std::vector<EntityId> drop_;
   std::vector<std::uint8_t> payload_;
   std::optional<Sequence> first_sequence_;
+  // The client tells the server what it sees this often (core/client_report.h).
+  static constexpr Duration kReportInterval = Duration::seconds(1);
   std::optional<Sequence> newest_sequence_;
   std::uint64_t packets_accepted_ = 0;
   std::uint64_t expected_packets_ = 0;
+  std::optional<Time> last_report_;
 };
 
 }  // namespace tickwire::client

@@ -27,8 +27,9 @@ enum class PacketType : std::uint8_t {
   kKeepAlive = 3,  // either way, unreliable: timestamps when nothing else is due
   kInput = 4,      // client -> server, unreliable
   kSnapshot = 5,   // server -> client, unreliable
+  kReport = 6,     // client -> server, unreliable: what the client sees, once a second
 };
-inline constexpr std::uint8_t kMaxPacketType = 5;
+inline constexpr std::uint8_t kMaxPacketType = 6;
 
 const char* to_string(PacketType type);
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "tickwire/core/bit_stream.h"
+#include "tickwire/core/client_report.h"
 #include "tickwire/core/logging.h"
 #include "tickwire/core/network_time.h"
 #include "tickwire/core/packet_header.h"
@@ -67,6 +68,9 @@ struct ClientStats {
   // The latest arrival margin of an input (its tick's start minus its
   // arrival); negative when it came too late.
   std::optional<Duration> input_margin;
+  // The client's own figures (mispredictions, rollbacks, its RTT), as it
+  // last reported them: claims, kept apart from what the server measures.
+  std::optional<ClientReport> reported;
 };
 
 // How one tick went: `lateness` is how long after its due time it started,
@@ -95,6 +99,8 @@ struct ServerStats {
   std::uint64_t missing_inputs = 0;  // summed over clients, past and present
   std::uint64_t late_inputs = 0;
   std::uint64_t rejected_inputs = 0;
+  // Mispredictions the clients reported (their running totals, summed).
+  std::uint64_t reported_mispredictions = 0;
   // Dropped packets by reason, indexed by ErrorCode.
   std::array<std::uint64_t, 16> bad_packets_by_reason{};
   std::uint64_t bad_packets() const;
