@@ -1,3 +1,6 @@
+# Where the install rules below put things (lib, include, bin).
+include(GNUInstallDirs)
+
 # Shared compile settings for every Tickwire target.
 add_library(tickwire_warnings INTERFACE)
 target_compile_options(tickwire_warnings INTERFACE
@@ -25,10 +28,34 @@ function(tickwire_add_part name)
   cmake_parse_arguments(ARG "" "" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
   add_library(tickwire_${name} ${ARG_SOURCES})
   add_library(tickwire::${name} ALIAS tickwire_${name})
-  set_target_properties(tickwire_${name} PROPERTIES OUTPUT_NAME tickwire_${name})
+  # EXPORT_NAME makes the installed imported target tickwire::NAME, the
+  # same spelling a game uses with add_subdirectory.
+  set_target_properties(tickwire_${name} PROPERTIES
+    OUTPUT_NAME tickwire_${name}
+    EXPORT_NAME ${name})
   target_include_directories(tickwire_${name} PUBLIC
     $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
-    $<INSTALL_INTERFACE:include>)
-  target_link_libraries(tickwire_${name} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS} tickwire_warnings)
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  # Our warning flags are for building Tickwire only: a static library
+  # exports its private link items, so the flags would otherwise reach
+  # every game that links it.
+  target_link_libraries(tickwire_${name}
+    PUBLIC ${ARG_PUBLIC_DEPS}
+    PRIVATE ${ARG_PRIVATE_DEPS} $<BUILD_INTERFACE:tickwire_warnings>)
   target_compile_features(tickwire_${name} PUBLIC cxx_std_20)
+  tickwire_install_library(tickwire_${name} ${CMAKE_CURRENT_SOURCE_DIR}/include)
+endfunction()
+
+# tickwire_install_library(TARGET INCLUDE_DIR): installs a library into the
+# tickwireTargets export set with its headers (INCLUDE_DIR holds tickwire/...).
+function(tickwire_install_library target include_dir)
+  if(NOT TICKWIRE_INSTALL)
+    return()
+  endif()
+  install(TARGETS ${target} EXPORT tickwireTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(DIRECTORY ${include_dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+    FILES_MATCHING PATTERN "*.h")
 endfunction()
