@@ -2,19 +2,26 @@
 // game. Owns the loop and the clock; everything below it takes time as an
 // argument.
 
+#include <spdlog/sinks/stdout_sinks.h>
 #include <sys/prctl.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "agones.h"
+#include "lifecycle_log.h"
+#include "loop_clock.h"
+#include "metrics.h"
 #include "options.h"
 #include "stats_reporter.h"
 #include "tickwire/arena/arena.h"
@@ -30,44 +37,11 @@
 namespace {
 
 using namespace tickwire;
-using SteadyClock = std::chrono::steady_clock;
+using server_app::LocalClock;
 
 std::atomic<int> g_signal{0};  // the one piece of process state a signal may touch
 
 void on_signal(int sig) { g_signal.store(sig); }
-
-// Local time: microseconds of the steady clock since start-up. The loop,
-// the server's tick timing and the stats all read this one clock.
-class LocalClock {
- public:
-  Time now() const { return to_time(SteadyClock::now()); }
-  Time to_time(SteadyClock::time_point t) const {
-    return Time::from_micros(std::chrono::duration_cast<std::chrono::microseconds>(t - epoch_).count());
-  }
-  SteadyClock::time_point to_steady(Time t) const { return epoch_ + std::chrono::microseconds(t.micros()); }
-
- private:
-  SteadyClock::time_point epoch_ = SteadyClock::now();
-};
-
-// ENet waits on its socket in whole milliseconds, rounded down, and the
-// kernel may wake it a little late besides, so waiting for traffic right
-// up to the tick would start ticks up to a millisecond or more late. The
-// loop waits for traffic only until about a millisecond before the tick
-// and sleeps the rest on the steady clock, which is precise to
-// microseconds. Neither spins, so an idle server uses next to no CPU.
-constexpr Duration kTrafficWaitMargin = Duration::millis(1);
-
-void wait_for_tick_or_traffic(transport::EnetTransport& enet, const LocalClock& clock, Time due) {
-  const Duration left = due - clock.now();
-  // Below margin + 1 ms the traffic wait would round to nothing and the
-  // loop would come straight back; sleep to the tick instead.
-  if (left >= kTrafficWaitMargin + Duration::millis(1)) {
-    enet.wait_for_traffic(left - kTrafficWaitMargin);
-  } else if (left > Duration::zero()) {
-    std::this_thread::sleep_until(clock.to_steady(due));
-  }
-}
 
 // The tick rates the game runs at, for a message that says what would work.
 std::string supported_rates(const prediction::NetGame& game) {
@@ -93,9 +67,16 @@ int main(int argc, char** argv) {
   }
   const auto& opt = std::get<server_app::Options>(parsed);
 
-  Logging logging(parse_log_level(opt.log_level).value(), parse_log_format(opt.log_format).value());
+  const auto level = parse_log_level(opt.log_level).value();
+  const auto format = parse_log_format(opt.log_format).value();
+  Logging logging(level, format);
   auto log = logging.get("server");
+  // Its own sink, as it formats its lines itself; stderr sinks share one
+  // lock, so lines from both never interleave.
+  server_app::LifecycleLog lifecycle(format, level, std::make_shared<spdlog::sinks::stderr_sink_mt>(), log);
   const LocalClock clock;
+  auto agones_config = server_app::agones_config(opt.agones, std::getenv("AGONES_SDK_HTTP_PORT"));
+  if (!agones_config) return fail(2, agones_config.error().detail);
 
   arena::GameConfig game_config;
   game_config.nearest_entities = opt.nearest;
@@ -121,9 +102,25 @@ int main(int argc, char** argv) {
     return fail(2, std::string("invalid settings: ") + e.what());
   }
 
+  const server_app::StartInfo info{TICKWIRE_VERSION, opt.address().to_string(), opt.tick_rate,
+                                   opt.send_rate,    opt.max_clients,           agones_config->has_value()};
+  lifecycle.start(info);
+
   server_app::StatsReporter stats(Duration::micros(static_cast<std::int64_t>(opt.stats_interval_s * 1e6)),
                                   opt.stats_json, log, clock.now());
   if (!stats.json_ok()) return fail(2, "cannot write --stats-json file " + opt.stats_json);
+
+  std::optional<server_app::Metrics> metrics;
+  std::unique_ptr<server_app::MetricsEndpoint> endpoint;
+  if (opt.metrics_port) {
+    metrics.emplace(TICKWIRE_VERSION, opt.tick_rate, opt.max_clients);
+    auto started = server_app::MetricsEndpoint::start(opt.metrics_bind, *opt.metrics_port, metrics->registry());
+    if (!started) {
+      return fail(1, "cannot serve metrics on " + opt.metrics_bind + ":" + std::to_string(*opt.metrics_port) + ": " +
+                         started.error().detail + " (choose another with --metrics-port)");
+    }
+    endpoint = std::move(started).value();
+  }
 
   transport::EnetConfig net;
   net.bind = opt.address();
@@ -152,9 +149,30 @@ int main(int argc, char** argv) {
   prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
-  log->info("tickwire-server {}: arena, listening on {} (udp), tick {} Hz, send {} Hz, max clients {}",
-            TICKWIRE_VERSION, server.local_address().value_or(opt.address()).to_string(), opt.tick_rate,
-            opt.send_rate, opt.max_clients);
+  // A peer closing an HTTP connection mid-write must not kill the server.
+  std::signal(SIGPIPE, SIG_IGN);
+  std::unique_ptr<server_app::AgonesAgent> agones;
+  if (*agones_config) {
+    auto agones_options = **agones_config;
+    agones_options.health_interval =
+        std::chrono::milliseconds(static_cast<std::int64_t>(opt.agones_health_interval_s * 1000.0));
+    agones = std::make_unique<server_app::AgonesAgent>(agones_options, logging.get("agones"));
+    agones->request(server_app::AgonesAgent::Call::kReady);
+  }
+  lifecycle.ready(info, server.local_address().value_or(opt.address()).to_string(),
+                  endpoint ? std::optional<std::string>(endpoint->url()) : std::nullopt);
+
+  bool allocated = false;
+  const auto on_event = [&](const server::ServerEvent& e) {
+    lifecycle.client_event(e);
+    if (metrics) metrics->count_event(e);
+    if (agones && opt.agones_allocate_on_join && !allocated && e.type == server::ServerEvent::Type::kClientConnected) {
+      agones->request(server_app::AgonesAgent::Call::kAllocate);
+      allocated = true;
+    }
+  };
+  // The resident set is read from /proc, so not on every tick.
+  Time next_rss = clock.now();
 
   const Duration run_for = Duration::micros(static_cast<std::int64_t>(opt.duration_s * 1e6));
   const Time started = clock.now();
@@ -166,27 +184,35 @@ int main(int argc, char** argv) {
     server.take_tick_timings(timings);
     stats.add_timings(timings);
     if (stats.due(now)) stats.report(server.stats(), now);
-    while (server.poll_event()) {
-      // The server runtime logs connects, denials and disconnects itself.
+    if (metrics && !timings.empty()) {
+      metrics->observe_ticks(timings);
+      metrics->update(server.stats());
+      if (now >= next_rss) {
+        metrics->set_resident_bytes(server_app::resident_set_kb() * 1024);
+        next_rss = now + Duration::seconds(1);
+      }
     }
-    wait_for_tick_or_traffic(*enet, clock, server.next_tick_time());
+    while (auto event = server.poll_event()) on_event(*event);
+    server_app::wait_for_tick_or_traffic(*enet, clock, server.next_tick_time());
   }
 
   const int sig = g_signal.load();
-  log->info("shutting down ({})", sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : "duration reached");
+  lifecycle.shutdown(sig == SIGTERM ? "sigterm" : sig == SIGINT ? "sigint" : "duration");
+  // Asked first, so Agones stops routing players here while clients drain.
+  if (agones) agones->request(server_app::AgonesAgent::Call::kShutdown);
   server.shutdown(clock.now());
   // Keep serving briefly so the disconnects reach the clients and their
   // acknowledgements come back; well inside the 2 s budget.
   const Time deadline = clock.now() + Duration::millis(300);
   for (Time now = clock.now(); deadline - now >= Duration::millis(1); now = clock.now()) {
     server.update(now);
+    while (auto event = server.poll_event()) on_event(*event);
     enet->wait_for_traffic(std::min(deadline - now, Duration::millis(5)));
   }
   const auto s = server.stats();
-  log->info(
-      "stopped at tick {}: {} connects, {} denials, {} disconnects, {} snapshots, inputs {} late / {} missing / {} "
-      "rejected, {} ticks overrun, {} skipped, {} bad packets, {} bytes in / {} out",
-      s.tick.value(), s.connects, s.denials, s.disconnects, s.snapshots, s.late_inputs, s.missing_inputs,
-      s.rejected_inputs, s.ticks_overrun, s.ticks_skipped, s.bad_packets(), s.bytes_in, s.bytes_out);
+  if (metrics) metrics->update(s);
+  lifecycle.stopped(s);
+  // Bounded so SIGTERM still ends the process promptly without a sidecar.
+  if (agones) agones->finish(std::chrono::milliseconds(1000));
   return 0;
 }

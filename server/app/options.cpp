@@ -14,6 +14,7 @@ namespace {
 constexpr const char* kNetwork = "Network";
 constexpr const char* kSimulation = "Simulation";
 constexpr const char* kReporting = "Logging and stats";
+constexpr const char* kOperations = "Operations (metrics, Agones)";
 constexpr const char* kAdvanced = "Advanced (tuning and testing)";
 
 constexpr const char* kFooter =
@@ -27,8 +28,9 @@ constexpr const char* kFooter =
 // parse KEY", which does not say what is wrong; say it.
 std::string config_message(const std::string& what) {
   const std::string prefix = "INI was not able to parse ";
-  if (what.rfind(prefix, 0) == 0) return "unknown setting '" + what.substr(prefix.size()) +
-                                      "' in the --config file (keys are long option names, such as tick-rate)";
+  if (what.rfind(prefix, 0) == 0)
+    return "unknown setting '" + what.substr(prefix.size()) +
+           "' in the --config file (keys are long option names, such as tick-rate)";
   return what;
 }
 
@@ -58,7 +60,10 @@ std::variant<Options, ParseExit> parse_options(int argc, const char* const* argv
       ->capture_default_str()
       ->check(quiet(CLI::Range(0.0, 1e7)));
 
-  app.add_option("--bind", o.bind, "Local address to listen on")->type_name("ADDR")->capture_default_str()->group(kNetwork);
+  app.add_option("--bind", o.bind, "Local address to listen on")
+      ->type_name("ADDR")
+      ->capture_default_str()
+      ->group(kNetwork);
   app.add_option("--port", o.port, "UDP port to listen on (1-65535)")
       ->type_name("PORT")
       ->capture_default_str()
@@ -105,6 +110,30 @@ std::variant<Options, ParseExit> parse_options(int argc, const char* const* argv
       ->type_name("FILE")
       ->group(kReporting);
 
+  std::uint16_t metrics_port = 0;
+  auto* metrics_port_option =
+      app.add_option("--metrics-port", metrics_port,
+                     "Serve Prometheus metrics over HTTP on this TCP port at /metrics (0: any free port)")
+          ->type_name("PORT")
+          ->check(quiet(CLI::Range(0, 65535)))
+          ->group(kOperations);
+  app.add_option("--metrics-bind", o.metrics_bind, "Local address of the metrics endpoint")
+      ->type_name("ADDR")
+      ->capture_default_str()
+      ->group(kOperations);
+  app.add_flag("--agones", o.agones,
+               "Report to the Agones SDK sidecar (Ready, Health, Shutdown); on by itself when AGONES_SDK_HTTP_PORT "
+               "is set")
+      ->group(kOperations);
+  app.add_option("--agones-health-interval", o.agones_health_interval_s, "Seconds between Agones Health pings")
+      ->type_name("SECONDS")
+      ->capture_default_str()
+      ->check(quiet(CLI::Range(0.1, 300.0)))
+      ->group(kOperations);
+  app.add_flag("--agones-allocate-on-join", o.agones_allocate_on_join,
+               "Mark the game server Allocated when the first client joins")
+      ->group(kOperations);
+
   app.add_option("--snapshot-bytes", o.snapshot_bytes, "Largest snapshot payload per packet (64-1140)")
       ->type_name("BYTES")
       ->capture_default_str()
@@ -138,11 +167,13 @@ std::variant<Options, ParseExit> parse_options(int argc, const char* const* argv
     return ParseExit{2, std::string("tickwire-server: ") + e.what() + "\nRun with --help for the options."};
   }
   if (hash_option->count() > 0) o.schema_hash = schema_hash;
+  if (metrics_port_option->count() > 0) o.metrics_port = metrics_port;
   if (o.send_rate > o.tick_rate || o.tick_rate % o.send_rate != 0) {
     return ParseExit{2, "tickwire-server: --send-rate " + std::to_string(o.send_rate) + " must divide --tick-rate " +
                             std::to_string(o.tick_rate) + " (for example 60 and 30)"};
   }
   if (o.bind.empty()) return ParseExit{2, "tickwire-server: --bind must not be empty"};
+  if (o.metrics_bind.empty()) return ParseExit{2, "tickwire-server: --metrics-bind must not be empty"};
   return o;
 }
 

@@ -24,7 +24,12 @@ struct Options {
   std::size_t nearest = 0;        // entities sent to each client; 0: all
   std::size_t snapshot_bytes = 1100;
   int max_catch_up_ticks = 8;
-  std::optional<std::uint64_t> schema_hash;  // unset: the game's own
+  std::optional<std::uint64_t> schema_hash;   // unset: the game's own
+  std::optional<std::uint16_t> metrics_port;  // unset: no metrics; 0: any free port
+  std::string metrics_bind = "0.0.0.0";
+  bool agones = false;  // also on when Agones set AGONES_SDK_HTTP_PORT
+  double agones_health_interval_s = 2.0;
+  bool agones_allocate_on_join = false;
 
   transport::Address address() const { return {bind, port}; }
 };

@@ -48,5 +48,31 @@ TEST(Options, HelpExitsZero) {
   EXPECT_NE(std::get<ParseExit>(parsed).message.find("--max-catch-up-ticks"), std::string::npos);
 }
 
+TEST(Options, OperationsFlags) {
+  const auto none = parse({});
+  ASSERT_TRUE(std::holds_alternative<Options>(none));
+  EXPECT_FALSE(std::get<Options>(none).metrics_port.has_value());
+  EXPECT_EQ(std::get<Options>(none).metrics_bind, "0.0.0.0");
+  EXPECT_FALSE(std::get<Options>(none).agones);
+
+  const auto parsed = parse({"--metrics-port", "9100", "--metrics-bind", "127.0.0.1", "--agones",
+                             "--agones-health-interval", "0.5", "--agones-allocate-on-join"});
+  ASSERT_TRUE(std::holds_alternative<Options>(parsed));
+  const auto& o = std::get<Options>(parsed);
+  EXPECT_EQ(o.metrics_port, 9100);
+  EXPECT_EQ(o.metrics_bind, "127.0.0.1");
+  EXPECT_TRUE(o.agones);
+  EXPECT_DOUBLE_EQ(o.agones_health_interval_s, 0.5);
+  EXPECT_TRUE(o.agones_allocate_on_join);
+
+  for (const auto& args : std::vector<std::vector<const char*>>{
+           {"--metrics-port", "70000"}, {"--metrics-port", "x"}, {"--agones-health-interval", "0"}}) {
+    const auto bad = parse(args);
+    ASSERT_TRUE(std::holds_alternative<ParseExit>(bad)) << args[0];
+    EXPECT_EQ(std::get<ParseExit>(bad).code, 2);
+    EXPECT_NE(std::get<ParseExit>(bad).message.find(args[0]), std::string::npos) << std::get<ParseExit>(bad).message;
+  }
+}
+
 }  // namespace
 }  // namespace tickwire::server_app
