@@ -125,8 +125,12 @@ void Server::run_tick(const timesync::TickContext& ctx, Time now) {
   snapshot::capture(world_, tick_, captured_);
   // Each client hears from us every send_divisor_ ticks, and clients are
   // spread over those ticks so no single tick carries every send.
+  bool prepared = false;
   for (auto& [peer, slot] : slots_) {
-    if (slot->welcomed() && (slot->id + tick_.value()) % send_divisor_ == 0) send_snapshot(*slot, now);
+    if (!slot->welcomed() || (slot->id + tick_.value()) % send_divisor_ != 0) continue;
+    if (!prepared) game_.before_snapshots(world_);
+    prepared = true;
+    send_snapshot(*slot, now);
   }
 }
 

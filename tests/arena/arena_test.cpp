@@ -166,5 +166,47 @@ TEST(Arena, SchemaHashIsStable) {
   EXPECT_NE(schema().schema.hash(), 0u);
 }
 
+
+TEST(ArenaNetGame, EachClientIsSentItsNearestEntities) {
+  const auto& s = schema();
+  Game game(GameConfig{4});
+  snapshot::World world(s.schema);
+  for (std::uint32_t owner = 1; owner <= 6; ++owner) {
+    const auto id = game.avatar(world, prediction::PlayerId{owner});
+    ASSERT_FALSE(id.has_value());
+    game.player_joined(world, prediction::PlayerId{owner});
+    world.set(*game.avatar(world, prediction::PlayerId{owner}), s.player_position,
+              Vec2{static_cast<float>(owner) * 3.0F, 0.0F});
+  }
+  game.before_snapshots(world);
+  const auto relevant = game.relevancy(world, prediction::PlayerId{1});
+  ASSERT_TRUE(relevant);
+  std::vector<std::uint32_t> sent;
+  world.for_each([&](EntityId id) {
+    if (relevant(id, *world.type_of(id))) sent.push_back(static_cast<std::uint32_t>(world.get(id, s.player_owner)));
+  });
+  // Player 1 stands at x = 3: itself and players 2, 3 and 4 are nearest.
+  EXPECT_EQ(sent, (std::vector<std::uint32_t>{1, 2, 3, 4}));
+  // With no limit, everything is sent.
+  Game all;
+  EXPECT_FALSE(all.relevancy(world, prediction::PlayerId{1}));
+}
+
+TEST(ArenaNetGame, TheLeavingPlayerTakesItsProjectilesAlong) {
+  const auto& s = schema();
+  Game game;
+  snapshot::World world(s.schema);
+  game.player_joined(world, prediction::PlayerId{7});
+  Input shoot;
+  shoot.shoot = true;
+  const snapshot::Record input = to_record(shoot);
+  const prediction::PlayerInput in{prediction::PlayerId{7}, &input, false};
+  prediction::step_authoritative(game, world, Tick(1), prediction::Inputs(std::span(&in, 1)));
+  ASSERT_EQ(world.entities(s.projectile_type).size(), 1u);
+  game.player_left(world, prediction::PlayerId{7});
+  EXPECT_TRUE(world.entities(s.projectile_type).empty());
+  EXPECT_FALSE(game.avatar(world, prediction::PlayerId{7}).has_value());
+}
+
 }  // namespace
 }  // namespace tickwire::arena

@@ -39,13 +39,25 @@ void Game::player_left(snapshot::World& world, prediction::PlayerId player) {
   for (EntityId id : owned) world.despawn(id);
 }
 
+void Game::before_snapshots(const snapshot::World& world) {
+  positions_.clear();
+  if (config_.nearest_entities == 0 || world.size() <= config_.nearest_entities) return;
+  world.for_each([&](EntityId id) { positions_.emplace_back(id, position_of(world, id)); });
+}
+
 snapshot::Relevancy Game::relevancy(const snapshot::World& world, prediction::PlayerId player) {
   if (config_.nearest_entities == 0 || world.size() <= config_.nearest_entities) return {};
   const auto me = find_player(world, player.value);
   if (!me) return {};
+  if (positions_.empty()) before_snapshots(world);  // a caller that skipped the hook
   const Vec2 centre = world.get(*me, arena::schema().player_position);
   by_distance_.clear();
-  world.for_each([&](EntityId id) { by_distance_.emplace_back(distance(centre, position_of(world, id)), id); });
+  // Squared distances order the same and need no square root.
+  for (const auto& [id, p] : positions_) {
+    const float dx = p.x - centre.x;
+    const float dy = p.y - centre.y;
+    by_distance_.emplace_back(dx * dx + dy * dy, id);
+  }
   const auto keep = static_cast<std::ptrdiff_t>(config_.nearest_entities);
   std::nth_element(by_distance_.begin(), by_distance_.begin() + keep - 1, by_distance_.end());
   relevant_.assign(world.id_limit(), 0);

@@ -34,8 +34,12 @@ class NetGame : public Game {
   // (remove what it owned).
   virtual void player_joined(snapshot::World& world, PlayerId player) = 0;
   virtual void player_left(snapshot::World& world, PlayerId player) = 0;
+  // Server, once per tick that sends snapshots, before the first: a chance
+  // to compute what every client's relevancy shares (positions, a grid).
+  virtual void before_snapshots(const snapshot::World& /*world*/) {}
   // Server, before each snapshot to `player`: which entities it is sent.
-  // Empty means every entity.
+  // Empty means every entity. The filter may refer to the game's state; it
+  // is used at once, before the next call.
   virtual snapshot::Relevancy relevancy(const snapshot::World& /*world*/, PlayerId /*player*/) { return {}; }
 
   // Client: the entity `player` controls in `world` (the newest server

@@ -130,6 +130,7 @@ class Game final : public prediction::NetGame {
   void populate(snapshot::World& world) override;
   void player_joined(snapshot::World& world, prediction::PlayerId player) override;
   void player_left(snapshot::World& world, prediction::PlayerId player) override;
+  void before_snapshots(const snapshot::World& world) override;
   snapshot::Relevancy relevancy(const snapshot::World& world, prediction::PlayerId player) override;
   std::optional<EntityId> avatar(const snapshot::World& world, prediction::PlayerId player) const override;
   void predicted_entities(const snapshot::World& world, prediction::PlayerId player,
@@ -137,6 +138,8 @@ class Game final : public prediction::NetGame {
 
  private:
   GameConfig config_;
+  // Where every entity is this tick, once for all the clients' relevancy.
+  std::vector<std::pair<EntityId, Vec2>> positions_;
   std::vector<std::pair<float, EntityId>> by_distance_;
   std::vector<std::uint8_t> relevant_;
 };
