@@ -30,7 +30,7 @@ echo "== tests (ASan+UBSan): deterministic suites"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-sanitize --output-on-failure -j"$jobs" -L 'unit|sim|adversarial' --timeout 600
 
-echo "== fuzzing (short run; scripts/fuzz.sh TARGET SECONDS for longer)"
-./scripts/fuzz.sh snapshot_decode "${TICKWIRE_FUZZ_SECONDS:-30}"
+echo "== fuzzing: every target, a short run each (scripts/fuzz.sh TARGET SECONDS for longer)"
+./scripts/fuzz.sh all "${TICKWIRE_FUZZ_SECONDS:-5}"
 
 echo "== all test suites passed"

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 
+#include "fuzz_check.h"
 #include "snapshot_fuzz_fixture.h"
 #include "tickwire/snapshot/field_codec.h"
 
@@ -26,21 +27,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto before = receiver.stats().dropped_total();
   const auto result = receiver.receive(std::span<const std::uint8_t>(data, size));
   if (!result.ok()) {
-    if (receiver.stats().dropped_total() != before + 1) __builtin_trap();
+    TICKWIRE_FUZZ_CHECK(receiver.stats().dropped_total() == before + 1);
     return 0;
   }
   const WorldState* state = receiver.state(result.value());
-  if (state == nullptr || state->size() > fuzz::Fixture::kMaxEntities) __builtin_trap();
+  TICKWIRE_FUZZ_CHECK(state != nullptr && state->size() <= fuzz::Fixture::kMaxEntities);
   EntityId previous{0};
   bool first = true;
   for (const EntityState& e : state->entities()) {
-    if (e.id.value >= fuzz::Fixture::kMaxEntities) __builtin_trap();
-    if (!first && !(previous < e.id)) __builtin_trap();  // sorted, no duplicates
+    TICKWIRE_FUZZ_CHECK(e.id.value < fuzz::Fixture::kMaxEntities);
+    TICKWIRE_FUZZ_CHECK(first || previous < e.id);  // sorted, no duplicates
     first = false;
     previous = e.id;
     const TypeSpec& spec = f.schema.type(e.type);
-    if (spec.role != TypeRole::kEntity) __builtin_trap();
-    if (!codes_in_range(spec, state->codes(e, spec.stride()))) __builtin_trap();
+    TICKWIRE_FUZZ_CHECK(spec.role == TypeRole::kEntity);
+    TICKWIRE_FUZZ_CHECK(codes_in_range(spec, state->codes(e, spec.stride())));
   }
   return 0;
 }
