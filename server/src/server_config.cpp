@@ -33,6 +33,12 @@ void ServerConfig::validate() const {
   if (max_input_ticks_ahead == 0 || max_input_ticks_ahead > 1024) {
     fail("max_input_ticks_ahead must be in 1..1024, got " + std::to_string(max_input_ticks_ahead));
   }
+  // Below one packet per tick the budget would cut off every honest client.
+  if (input_packet_budget() < tick_rate || input_packet_budget() > 1'000'000) {
+    fail("max_input_packets_per_second must be in " + std::to_string(tick_rate) +
+         "..1000000 (at least the tick rate), got " + std::to_string(input_packet_budget()));
+  }
+  if (max_rejected_inputs < 1) fail("max_rejected_inputs must be at least 1");
 }
 
 }  // namespace tickwire::server

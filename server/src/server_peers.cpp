@@ -1,5 +1,6 @@
 // The server's peers: connection events, the handshake, what clients send
-// (inputs and keep-alives), bad packets, timeouts and departures.
+// (inputs and keep-alives) and departures. Bad packets, timeouts and the
+// other limits are in server_limits.cpp.
 
 #include <algorithm>
 
@@ -47,6 +48,7 @@ void Server::handle_event(TransportEvent& event, Time now) {
       stats_.bytes_in += event.data.size();
       ++slot.stats.packets_in;
       slot.stats.bytes_in += event.data.size();
+      if (slot.welcomed() && !within_packet_budget(slot, now)) return;
       if (event.delivery == Delivery::kReliableOrdered) {
         handle_reliable(slot, event.data, now);
       } else {
@@ -181,6 +183,7 @@ void Server::handle_unreliable(Slot& slot, const std::vector<std::uint8_t>& byte
     if (slot.queue->receive(packet, next) > 0 && !slot.first_input_tick) {
       slot.first_input_tick = std::max(packet.first_tick, next);
     }
+    if (!charge_rejected_inputs(slot, now)) return;
     if (packet.snapshot_ack) slot.sender->acknowledge(*packet.snapshot_ack);
     count_inputs(slot);
     return;
@@ -228,24 +231,6 @@ bool Server::accept_header(Slot& slot, const PacketHeader& header, Time now) {
   return true;
 }
 
-void Server::bad_packet(Slot& slot, const Error& error, Time now) {
-  const auto index = static_cast<std::size_t>(error.code);
-  if (index < stats_.bad_packets_by_reason.size()) ++stats_.bad_packets_by_reason[index];
-  ++slot.stats.bad_packets;
-  if (bad_packet_log_limit_.allow(now)) {
-    log_->warn("bad packet from {} ({}): {} {}", slot.address, slot.id, to_string(error.code),
-               json_escape(error.detail));
-  }
-  if (now - slot.bad_window_start > config_.bad_packet_window) {
-    slot.bad_window_start = now;
-    slot.bad_in_window = 0;
-  }
-  if (++slot.bad_in_window > config_.max_bad_packets) {
-    log_->warn("disconnecting {} ({}): too many bad packets", slot.address, slot.id);
-    drop(slot.peer, DisconnectReason::kProtocolError, now);
-  }
-}
-
 void Server::deny(Slot& slot, DisconnectReason reason, const std::string& detail, Time now) {
   ++stats_.denials;
   log_->info("denied {}: {} ({})", slot.address, to_string(reason), json_escape(detail));
@@ -275,18 +260,6 @@ void Server::forget(Slot& slot) {
   stats_.late_inputs += slot.stats.late_inputs;
   stats_.rejected_inputs += slot.stats.rejected_inputs;
   if (slot.stats.reported) stats_.reported_mispredictions += slot.stats.reported->mispredictions;
-}
-
-void Server::check_timeouts(Time now) {
-  std::vector<std::pair<PeerId, DisconnectReason>> expired;
-  for (const auto& [peer, slot] : slots_) {
-    if (!slot->welcomed() && now - slot->connected_at > config_.handshake_timeout) {
-      expired.emplace_back(peer, DisconnectReason::kHandshakeTimeout);
-    } else if (slot->welcomed() && now - slot->last_heard > config_.client_timeout) {
-      expired.emplace_back(peer, DisconnectReason::kTimeout);
-    }
-  }
-  for (const auto& [peer, reason] : expired) drop(peer, reason, now);
 }
 
 void Server::disconnect(ClientId client, DisconnectReason reason, Time now) {

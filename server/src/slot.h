@@ -27,6 +27,14 @@ struct Server::Slot {
   bool has_rtt = false;
   int bad_in_window = 0;
   Time bad_window_start;
+  // Packets in the current one-second budget window (joined clients only).
+  std::uint32_t packets_in_second = 0;
+  Time second_start;
+  // Inputs the queue refused within the current bad_packet_window, and the
+  // queue's running total already charged to it.
+  int rejected_in_window = 0;
+  Time rejected_window_start;
+  std::uint64_t rejected_charged = 0;
   ClientStats stats;
 
   // From the Welcome on: the client's player in the game.

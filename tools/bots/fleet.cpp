@@ -22,27 +22,51 @@ Fleet::Fleet(const Options& options, std::shared_ptr<spdlog::logger> logger)
     config.logger = logger;
     bots_.push_back(std::make_unique<Bot>(std::move(config)));
   }
+  for (const auto& [script, n] : options.evil) {
+    for (int k = 0; k < n; ++k) {
+      const std::size_t i = evil_.size();
+      EvilBotConfig config;
+      // Streams apart from the honest bots' with the same index.
+      config.seed = bot_seed(options.seed ^ 0xE7037ED1A0B428DBULL, i);
+      config.name = options.name + "-" + script + "-" + std::to_string(i);
+      config.script = find_evil_script(script);
+      config.server = options.server;
+      config.timeout = Duration::micros(static_cast<std::int64_t>(options.timeout_s * 1e6));
+      config.frame_rate = options.frame_rate;
+      config.logger = logger;
+      evil_.push_back(std::make_unique<EvilBot>(std::move(config)));
+    }
+  }
+}
+
+bool Fleet::due(std::size_t i, std::size_t count, Time now) const {
+  const auto last = static_cast<std::int64_t>(count) - 1;
+  const Duration start_at = last > 0 ? ramp_ * static_cast<std::int64_t>(i) / last : Duration::zero();
+  return now - *start_ >= start_at;
 }
 
 void Fleet::update(Time now) {
   if (!start_) start_ = now;
-  const auto last = static_cast<std::int64_t>(bots_.size()) - 1;
   for (std::size_t i = 0; i < bots_.size(); ++i) {
     Bot& bot = *bots_[i];
-    if (!bot.started()) {
-      const Duration start_at = last > 0 ? ramp_ * static_cast<std::int64_t>(i) / last : Duration::zero();
-      if (now - *start_ < start_at) continue;
-    }
+    if (!bot.started() && !due(i, bots_.size(), now)) continue;
+    bot.update(now);
+  }
+  for (std::size_t i = 0; i < evil_.size(); ++i) {
+    EvilBot& bot = *evil_[i];
+    if (!bot.started() && !due(i, evil_.size(), now)) continue;
     bot.update(now);
   }
 }
 
 void Fleet::leave_all(Time now) {
   for (auto& bot : bots_) bot->leave(now);
+  for (auto& bot : evil_) bot->leave(now);
 }
 
 void Fleet::drain(Time now) {
   for (auto& bot : bots_) bot->drain(now);
+  for (auto& bot : evil_) bot->drain(now);
 }
 
 void Fleet::service(Time now) {
@@ -68,6 +92,16 @@ Outcome Fleet::outcome() const {
     if (o.first_desync.empty()) o.first_desync = bot->first_desync();
   }
   return o;
+}
+
+std::vector<EvilScriptOutcome> Fleet::evil_outcome(Time now) {
+  std::vector<EvilEnd> ends;
+  ends.reserve(evil_.size());
+  for (auto& bot : evil_) {
+    bot->conclude(now);
+    ends.push_back(bot->end());
+  }
+  return tally_evil(ends);
 }
 
 std::uint32_t Fleet::tick_rate() const {

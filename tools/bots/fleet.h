@@ -1,6 +1,7 @@
 #pragma once
 // Every bot of a run, started evenly over the ramp and updated together
-// once per frame.
+// once per frame. Evil bots (--evil) run beside the honest ones on their
+// own schedule over the same ramp; their figures are kept apart.
 
 #include <spdlog/logger.h>
 
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "bot.h"
+#include "evil.h"
 #include "metrics.h"
 #include "options.h"
 
@@ -28,14 +30,23 @@ class Fleet {
   // Between frames, for conditioned links (see Bot::service).
   void service(Time now);
 
+  // The honest bots only.
   std::vector<BotFigures> figures(Time now) const;
   Outcome outcome() const;
+  // How every evil bot's run ended; silent ones read what they ignored
+  // first. Call once, at the end of the run, before leave_all().
+  std::vector<EvilScriptOutcome> evil_outcome(Time now);
   // The server's tick rate, once a bot has heard it; 60 before.
   std::uint32_t tick_rate() const;
   std::size_t size() const { return bots_.size(); }
+  std::size_t evil_size() const { return evil_.size(); }
 
  private:
+  // Whether the i-th of `count` bots is due to start.
+  bool due(std::size_t i, std::size_t count, Time now) const;
+
   std::vector<std::unique_ptr<Bot>> bots_;
+  std::vector<std::unique_ptr<EvilBot>> evil_;
   Duration ramp_;
   std::optional<Time> start_;
 };

@@ -89,6 +89,12 @@ int main(int argc, char** argv) {
   std::printf("tickwire-bots: %d bots, script %s, %s for %.1f s, link %s, seed %llu\n", o.bots, o.script.c_str(),
               o.server.to_string().c_str(), o.duration_s, o.link ? o.link->description.c_str() : "none",
               static_cast<unsigned long long>(o.seed));
+  if (fleet->evil_size() > 0) {
+    std::string mix;
+    for (const auto& [script, count] : o.evil) mix += (mix.empty() ? "" : ", ") + script + " x" + std::to_string(count);
+    std::printf("tickwire-bots: plus %zu evil bots (%s), kept out of the thresholds\n", fleet->evil_size(),
+                mix.c_str());
+  }
   std::fflush(stdout);
 
   const Time start = clock.now();
@@ -124,6 +130,7 @@ int main(int argc, char** argv) {
   const double seconds = (now - start).seconds_f();
   const std::vector<BotFigures> figures = fleet->figures(now);
   Outcome outcome = fleet->outcome();
+  std::vector<EvilScriptOutcome> evil = fleet->evil_outcome(now);
   tick_rate = std::max(tick_rate, fleet->tick_rate());
 
   // Goodbye from every bot, with a few frames for the goodbyes to leave.
@@ -146,7 +153,10 @@ int main(int argc, char** argv) {
   report.summary = summarize(recorder, figures, std::move(outcome), seconds, tick_rate);
   report.series = recorder.series();
   report.server = load_server_stats(o.server_stats);
-  report.checks = evaluate(report.summary, o.thresholds);
+  // With every bot evil there is no honest play to hold to the thresholds.
+  if (o.bots > 0) report.checks = evaluate(report.summary, o.thresholds);
+  if (!evil.empty() && o.evil_must_fail) report.checks.push_back(evil_check(evil));
+  report.evil = std::move(evil);
 
   std::fputs(summary_text(report).c_str(), stdout);
   std::fflush(stdout);

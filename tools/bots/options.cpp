@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "evil_scripts.h"
 #include "scripts.h"
 
 namespace tickwire::bots {
@@ -11,6 +12,8 @@ namespace {
 std::string script_help() {
   std::string text = "How every bot plays:";
   for (const ScriptInfo& info : scripts()) text += "\n  " + info.name + ": " + info.description;
+  text += "\nEvil (hostile clients, each expected to be disconnected):";
+  for (const EvilScriptInfo& info : evil_scripts()) text += "\n  " + info.name + ": " + info.description;
   return text;
 }
 
@@ -35,6 +38,7 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
   app.add_option("--script", o.script, script_help())->capture_default_str()->check(CLI::IsMember([] {
     std::vector<std::string> names;
     for (const ScriptInfo& info : scripts()) names.push_back(info.name);
+    for (const EvilScriptInfo& info : evil_scripts()) names.push_back(info.name);
     return names;
   }()));
   app.add_option("--seed", o.seed,
@@ -45,6 +49,10 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
                  "Seconds between sync tests of each bot (script sync-test)")
       ->capture_default_str()
       ->check(CLI::Range(0.1, 3600.0));
+  std::string evil_mix;
+  app.add_option("--evil", evil_mix,
+                 "Evil bots to mix into the run, NAME:COUNT[,NAME:COUNT...] (names as for --script); they are kept "
+                 "out of the honest bots' figures and thresholds");
   tools::add_link_options(app, link, tools::ProbabilityUnit::kPercent);
   app.add_option("--timeout", o.timeout_s,
                  "Seconds of silence before a bot gives up on the server (connecting may take twice as long); "
@@ -80,6 +88,9 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0))
       ->group(limits);
+  app.add_flag("--evil-must-fail,!--no-evil-must-fail", o.evil_must_fail,
+               "Fail when an evil bot is still connected at the end (on by default; matters only with evil bots)")
+      ->group(limits);
   app.add_option("--max-rtt-p99-ms", t.max_rtt_p99_ms, "Largest 99th percentile RTT in ms (default: off)")
       ->check(CLI::Range(0.0, 1e6))
       ->group(limits);
@@ -108,6 +119,19 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
     return 2;
   }
   o.server = *server;
+  if (!evil_mix.empty()) {
+    auto mix = parse_evil_mix(evil_mix);
+    if (const std::string* error = std::get_if<std::string>(&mix)) {
+      std::cerr << "tickwire-bots: --evil: " << *error << "\n";
+      return 2;
+    }
+    o.evil = std::get<0>(std::move(mix));
+  }
+  if (find_evil_script(o.script) != nullptr) {
+    // Every bot of the run is evil: none is left to hold to the thresholds.
+    o.evil.insert(o.evil.begin(), {o.script, o.bots});
+    o.bots = 0;
+  }
   if (link.any()) {
     auto resolved = tools::resolve_link(link, tools::ProbabilityUnit::kPercent);
     if (!resolved) {

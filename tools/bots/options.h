@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
+#include <vector>
 
 #include "link_flags.h"
 #include "thresholds.h"
@@ -16,6 +18,7 @@ namespace tickwire::bots {
 struct Options {
   std::string connect = "127.0.0.1:7777";
   transport::Address server;  // parsed from connect
+  // Honest bots; 0 when --script names an evil script.
   int bots = 4;
   double duration_s = 10.0;
   double ramp_s = 0.0;
@@ -33,6 +36,11 @@ struct Options {
   int frame_rate = 60;
   double timeout_s = 5.0;
   double sync_test_interval_s = 2.0;
+  // Evil bots by script, beside the honest ones (--evil, or every bot of
+  // an evil --script), and whether one still connected at the end fails
+  // the run.
+  std::vector<std::pair<std::string, int>> evil;
+  bool evil_must_fail = true;
 };
 
 // The options, or the exit status to leave with (0 after --help, 2 for a

@@ -98,6 +98,7 @@ std::string summary_text(const Report& report) {
   out +=
       "  (rates are per bot per second connected; a late input is one the server received after its tick ran,\n"
       "   counted against the inputs sent, one per predicted tick)\n";
+  out += evil_summary_text(report.evil);
   out += "thresholds\n";
   std::size_t failed = 0;
   for (const ThresholdCheck& check : report.checks) {
@@ -189,7 +190,7 @@ std::string to_json(const Report& report) {
         .num("kbps_out_per_bot", p.kbps_out);
     out << "}";
   }
-  out << "],\"server\":[";
+  out << "],\"evil\":" << evil_json(report.evil) << ",\"server\":[";
   for (std::size_t i = 0; i < report.server.size(); ++i) {
     out << (i == 0 ? "{" : ",{");
     Fields fields(out);

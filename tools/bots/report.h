@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "evil_scripts.h"
 #include "metrics.h"
 #include "server_stats.h"
 #include "thresholds.h"
@@ -30,7 +31,8 @@ struct Report {
   RunInfo run;
   Summary summary;
   std::vector<SeriesPoint> series;
-  std::vector<ServerSample> server;  // empty without --server-stats
+  std::vector<ServerSample> server;     // empty without --server-stats
+  std::vector<EvilScriptOutcome> evil;  // empty without evil bots
   std::vector<ThresholdCheck> checks;
   bool passed() const { return all_passed(checks); }
 };

@@ -65,6 +65,8 @@ struct ClientStats {
   std::uint64_t missing_inputs = 0;  // ticks run without this client's input
   std::uint64_t late_inputs = 0;     // of those, inputs that came afterwards
   std::uint64_t rejected_inputs = 0; // invalid, too far ahead or stale
+  // Packets over the per-second budget, dropped unread.
+  std::uint64_t rate_limited_packets = 0;
   // The latest arrival margin of an input (its tick's start minus its
   // arrival); negative when it came too late.
   std::optional<Duration> input_margin;
@@ -99,6 +101,7 @@ struct ServerStats {
   std::uint64_t missing_inputs = 0;  // summed over clients, past and present
   std::uint64_t late_inputs = 0;
   std::uint64_t rejected_inputs = 0;
+  std::uint64_t rate_limited_packets = 0;  // summed over clients, past and present
   // Mispredictions the clients reported (their running totals, summed).
   std::uint64_t reported_mispredictions = 0;
   // Dropped packets by reason, indexed by ErrorCode.
@@ -154,6 +157,11 @@ class Server {
   bool accept_header(Slot& slot, const PacketHeader& header, Time now);
   NetworkTime server_time_at(Time now) const;
   void bad_packet(Slot& slot, const Error& error, Time now);
+  // The limits on what a joined client sends (server_limits.cpp). Each
+  // returns false when the packet must go no further; the client may have
+  // been dropped, so its slot must not be touched after a false.
+  bool within_packet_budget(Slot& slot, Time now);
+  bool charge_rejected_inputs(Slot& slot, Time now);
   void drop(PeerId peer, transport::DisconnectReason reason, Time now);
   void deny(Slot& slot, transport::DisconnectReason reason, const std::string& detail, Time now);
   void check_timeouts(Time now);
@@ -180,6 +188,12 @@ class Server {
   std::deque<ServerEvent> events_;
   ServerStats stats_;
   RateLimiter bad_packet_log_limit_{10, Duration::seconds(10)};
+  // Warnings about peers over a limit and the disconnects that follow: a
+  // hostile peer (or many) must not be able to flood the log.
+  RateLimiter abuse_log_limit_{10, Duration::seconds(10)};
+  // Kept apart so that the per-packet warnings never crowd out the line
+  // saying why a client was disconnected.
+  RateLimiter disconnect_log_limit_{20, Duration::seconds(10)};
 };
 
 }  // namespace tickwire::server

@@ -39,10 +39,24 @@ struct ServerConfig {
   // 60 Hz) admits a one-way delay of a second with 100 ms of jitter, the
   // harshest link the soak tests run; a claim beyond that buys nothing.
   std::uint32_t max_input_ticks_ahead = 128;
+  // Packets a client may send per second once joined (inputs, keep-alives
+  // and reports alike); unset: 4 x tick_rate. An honest client sends one
+  // input packet per tick plus the odd burst after a hitch, so the budget
+  // only binds on a flood. Packets over it are dropped unread and counted;
+  // more than twice the budget within one second disconnects the client
+  // with kProtocolError.
+  std::optional<std::uint32_t> max_input_packets_per_second;
+  // A client whose inputs the queue refuses (too far ahead, invalid) more
+  // than this many times within one bad_packet_window is disconnected with
+  // kProtocolError: it is claiming future ticks (a speed hack) or broken.
+  int max_rejected_inputs = 64;
   // Reads a clock to time each tick's work (duration and overruns); unset:
   // ticks are not timed. The loop itself runs on the times passed in.
   std::function<Time()> clock;
   std::shared_ptr<spdlog::logger> logger;  // none: logging off
+
+  // max_input_packets_per_second with its default applied.
+  std::uint32_t input_packet_budget() const { return max_input_packets_per_second.value_or(4 * tick_rate); }
 
   // Throws std::invalid_argument naming the first bad setting.
   void validate() const;

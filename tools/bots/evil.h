@@ -1,0 +1,80 @@
+#pragma once
+// One evil bot: its own UDP socket, no client runtime. It speaks the wire
+// protocol by hand (PacketForge) to break one rule, as a modified client
+// or an attacker would, and records how its connection ended: the reason
+// the server gave, or that it is still connected.
+
+#include <spdlog/logger.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "evil_packets.h"
+#include "evil_scripts.h"
+#include "tickwire/core/peer_id.h"
+#include "tickwire/core/time.h"
+#include "tickwire/transport/address.h"
+#include "tickwire/transport/enet_transport.h"
+
+namespace tickwire::bots {
+
+struct EvilBotConfig {
+  std::uint64_t seed = 1;
+  std::string name;
+  const EvilScriptInfo* script = nullptr;
+  transport::Address server;
+  Duration timeout = Duration::seconds(5);  // the bots' --timeout
+  int frame_rate = 60;
+  std::shared_ptr<spdlog::logger> logger;
+};
+
+class EvilBot {
+ public:
+  // Throws std::invalid_argument without a script.
+  explicit EvilBot(EvilBotConfig config);
+
+  // Once per frame; the first call connects.
+  void update(Time now);
+  // At the end of the run: a mute bot still keeping silent reads what it
+  // ignored, so that a disconnect waiting there is counted.
+  void conclude(Time now);
+  // Says goodbye when still connected; afterwards update() does nothing.
+  void leave(Time now);
+  // After leave(): lets the goodbye go out.
+  void drain(Time now);
+
+  bool started() const { return net_ != nullptr || end_.reason.has_value(); }
+  const EvilEnd& end() const { return end_; }
+
+ private:
+  void connect(Time now);
+  void take_events(Time now);
+  void misbehave(Time now);
+  void send_garbage(Time now);
+  void send(transport::Delivery delivery, const std::vector<std::uint8_t>& bytes, Time now);
+  // The server's tick now, reckoned from the Welcome.
+  Tick server_tick(Time now) const;
+  void ended(const std::string& reason);
+
+  EvilBotConfig config_;
+  EvilKind kind_;
+  std::unique_ptr<transport::EnetTransport> net_;
+  PeerId peer_;
+  PacketForge forge_;
+  transport::SimRng rng_;
+  bool connected_ = false;
+  bool left_ = false;
+  std::optional<Welcome> welcome_;
+  Time welcomed_at_;
+  // Mute: quiet from the Welcome until then, not even servicing the socket.
+  std::optional<Time> silent_until_;
+  // Garbage: datagram lengths 0..1300 in a shuffled order, and the next one.
+  std::vector<std::size_t> lengths_;
+  std::size_t next_length_ = 0;
+  EvilEnd end_;
+};
+
+}  // namespace tickwire::bots
