@@ -12,6 +12,7 @@
 
 #include <sched.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <atomic>
@@ -157,6 +158,12 @@ int main(int argc, char** argv) {
   app.add_flag("--keep-logs", o.keep_logs, "Keep the servers' and bots' logs, stats and reports");
   app.add_option("--json", o.json, "Write the machine, settings and steps as JSON to FILE")->type_name("FILE");
   CLI11_PARSE(app, argc, argv);
+  for (const std::string* bin : {&s.server_bin, &s.bots_bin}) {
+    if (::access(bin->c_str(), X_OK) != 0) {
+      std::cerr << "bench_server_scale: " << *bin << " is not an executable (see --server and --bots-bin)\n";
+      return 2;
+    }
+  }
 
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
