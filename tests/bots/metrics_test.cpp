@@ -14,6 +14,7 @@ namespace {
 BotFigures bot(double seconds, double rtt_ms, std::uint64_t scale) {
   BotFigures f;
   f.connected = true;
+  f.synced = true;
   f.rtt_ms = rtt_ms;
   f.lead_ms = 50.0;
   f.interpolation_delay_ms = 100.0;
@@ -133,6 +134,19 @@ TEST(BotThresholds, AFailureNamesTheFigureAndTheLimit) {
   const auto checks = evaluate(s, Thresholds{});
   EXPECT_EQ(checks[0].describe(), "--max-late-inputs: 0.25 > 0.01  FAILED");
   EXPECT_EQ(checks[1].describe(), "--max-mispredictions-per-min: 10 <= 600");
+}
+
+TEST(BotMetrics, BotsStillSyncingAreLeftOutOfTheTimeFigures) {
+  Recorder r;
+  BotFigures syncing = bot(1.0, 0.0, 1);
+  syncing.synced = false;
+  syncing.lead_ms = 0.0;
+  const std::vector<BotFigures> bots{bot(1.0, 40.0, 1), syncing};
+  r.sample(1.0, bots);
+  ASSERT_EQ(r.series().size(), 1u);
+  EXPECT_EQ(r.series()[0].connected, 2u);
+  EXPECT_DOUBLE_EQ(r.series()[0].rtt_p50_ms, 40.0);
+  EXPECT_DOUBLE_EQ(r.series()[0].lead_ms, 50.0);
 }
 
 }  // namespace

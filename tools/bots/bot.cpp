@@ -187,6 +187,7 @@ BotFigures Bot::client_counters(Time now) const {
   if (!client_) return f;
   const client::ClientStats& s = client_->stats();
   f.connected = connected_;
+  f.synced = client_->time_system() != nullptr && client_->time_system()->initialized();
   f.rtt_ms = ms(s.rtt);
   f.jitter_ms = ms(s.jitter);
   f.loss = s.loss;

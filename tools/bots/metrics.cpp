@@ -55,6 +55,7 @@ void Recorder::sample(double t, std::span<const BotFigures> bots) {
     add_counters(totals, bot);
     if (!bot.connected) continue;
     ++point.connected;
+    if (!bot.synced) continue;
     rtts.push_back(bot.rtt_ms);
     lead += bot.lead_ms;
     interpolation += bot.interpolation_delay_ms;
@@ -64,8 +65,8 @@ void Recorder::sample(double t, std::span<const BotFigures> bots) {
     lead_ms_sum_ += bot.lead_ms;
     interpolation_ms_sum_ += bot.interpolation_delay_ms;
   }
-  if (point.connected > 0) {
-    const auto n = static_cast<double>(point.connected);
+  if (!rtts.empty()) {
+    const auto n = static_cast<double>(rtts.size());
     point.rtt_p50_ms = percentile(rtts, 0.50);
     point.rtt_p99_ms = percentile(rtts, 0.99);
     point.lead_ms = lead / n;

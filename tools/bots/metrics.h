@@ -21,6 +21,10 @@ namespace tickwire::bots {
 // client it used, when it rejoined), gauges as they are now.
 struct BotFigures {
   bool connected = false;
+  // The client's time system has started: it has a round trip and a lead.
+  // Bots still connecting or syncing have neither, and are left out of the
+  // time figures rather than counted as zero.
+  bool synced = false;
   double rtt_ms = 0.0;
   double jitter_ms = 0.0;
   double loss = 0.0;
