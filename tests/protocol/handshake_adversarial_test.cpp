@@ -6,6 +6,7 @@
 #include <iostream>
 #include <random>
 
+#include "raw_peer.h"
 #include "sim_match.h"
 #include "tickwire/core/client_report.h"
 #include "tickwire/core/handshake.h"
@@ -15,6 +16,7 @@
 namespace tickwire {
 namespace {
 
+using testing::RawPeer;
 using testing::SimMatch;
 using transport::Delivery;
 using transport::DisconnectReason;
@@ -27,62 +29,6 @@ std::vector<std::uint8_t> hello_bytes(std::uint16_t protocol_id, std::uint8_t ve
   EXPECT_TRUE(serialize(w, prefix) && serialize(w, hello));
   return w.take();
 }
-
-// A raw peer: connects at transport level and sends whatever a test wants.
-struct RawPeer {
-  RawPeer(SimMatch& m, const std::string& name) : match(m) {
-    transport::SimEndpointConfig ec;
-    ec.max_peers = 1;
-    endpoint = m.net.create_endpoint({name, 1}, ec);
-    peer = endpoint->connect(m.server_address, m.clock.now()).value();
-    EXPECT_TRUE(m.run_until(
-        [&] {
-          pump();
-          return connected;
-        },
-        Duration::seconds(2)));
-  }
-
-  void pump() {
-    while (auto e = endpoint->poll(match.clock.now())) {
-      if (e->type == TransportEvent::Type::kConnected) connected = true;
-      if (e->type == TransportEvent::Type::kDisconnected) reason = e->reason;
-      if (e->type == TransportEvent::Type::kReceived) received.push_back(e->data);
-    }
-  }
-
-  void send(Delivery d, const std::vector<std::uint8_t>& bytes) {
-    ASSERT_TRUE(endpoint->send(peer, d, bytes, match.clock.now()).ok());
-  }
-
-  // Completes the handshake as a well-behaved client would.
-  bool join() {
-    send(Delivery::kReliableOrdered,
-         hello_bytes(kProtocolId, kProtocolVersion, protocol_fingerprint(kProtocolVersion, arena::schema().schema.hash())));
-    return match.run_until(
-        [&] {
-          pump();
-          return match.server->stats().clients == 1;
-        },
-        Duration::seconds(2));
-  }
-
-  bool wait_for_disconnect(Duration limit) {
-    return match.run_until(
-        [&] {
-          pump();
-          return reason.has_value();
-        },
-        limit);
-  }
-
-  SimMatch& match;
-  std::unique_ptr<transport::Transport> endpoint;
-  PeerId peer;
-  bool connected = false;
-  std::optional<DisconnectReason> reason;
-  std::vector<std::vector<std::uint8_t>> received;
-};
 
 std::uint64_t good_fingerprint() { return protocol_fingerprint(kProtocolVersion, arena::schema().schema.hash()); }
 
