@@ -60,8 +60,8 @@ struct StepFigures {
   double tick_ms_max = 0;
   std::uint64_t ticks_skipped = 0;
   std::uint64_t server_late_inputs = 0;
-  double server_core_load = 0;  // CPU seconds per second on the server's core
-  double bots_core_load = 0;    // the same for both bots processes together
+  double server_core_load = 0;     // CPU seconds per second on the server's core
+  double bots_core_load = 0;       // the same for both bots processes together
   double bots_late_fraction = -1;  // the bots' own figure over their whole run; -1 unknown
   // Packets the server received per client per second: about the frame
   // rate when the bots keep up, less when their core is the limit.

@@ -139,8 +139,9 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(2, 4000));
   app.add_flag("--beyond", o.beyond, "After the steps, keep doubling the bots while the server holds");
-  app.add_option("--max-bots", o.max_bots, "Most bots --beyond goes to")->capture_default_str()->check(
-      CLI::Range(2, 4000));
+  app.add_option("--max-bots", o.max_bots, "Most bots --beyond goes to")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 4000));
   app.add_option("--seconds", s.seconds, "Seconds measured per step, after the warm-up")
       ->capture_default_str()
       ->check(CLI::Range(2.0, 3600.0));
@@ -150,8 +151,9 @@ int main(int argc, char** argv) {
   app.add_option("--settle", s.settle, "Seconds of play after the ramp before measuring")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 600.0));
-  app.add_option("--port", s.port, "UDP port of the server on 127.0.0.1")->capture_default_str()->check(
-      CLI::Range(1, 65535));
+  app.add_option("--port", s.port, "UDP port of the server on 127.0.0.1")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 65535));
   app.add_option("--seed", s.seed, "Seed of the bots' scripts")->capture_default_str();
   app.add_flag("--pin,!--no-pin", o.pin, "Pin the server to the first CPU and the bots to the second")
       ->capture_default_str();

@@ -92,7 +92,8 @@ void print_row(const StepFigures& f) {
                 static_cast<unsigned long long>(f.ticks_overrun), static_cast<unsigned long long>(f.ticks_skipped),
                 f.server_cpu_us_per_client_tick, 100.0 * f.late_input_rate, f.wire_kbps_per_client,
                 static_cast<unsigned long long>(f.disconnects), f.server_core_load, f.bots_core_load,
-                f.packets_in_per_client_s, f.bots_late_fraction < 0 ? 0.0 : 100.0 * f.bots_late_fraction, f.holds ? "yes" : "NO");
+                f.packets_in_per_client_s, f.bots_late_fraction < 0 ? 0.0 : 100.0 * f.bots_late_fraction,
+                f.holds ? "yes" : "NO");
   }
   (void)std::fflush(stdout);
 }
@@ -103,17 +104,19 @@ void print_notes(const std::vector<StepFigures>& steps) {
     // A client sends one packet a frame; far fewer means the bots' core
     // could not run them all, and the step measured the load generator.
     if (f.packets_in_per_client_s < 54) {
-      std::printf("note: %d bots: the server heard from each client %.1f times a second, not 60: the bots (%.2f of "
-                  "their core) did not keep up, so late inputs and disconnects there are not the server's alone\n",
-                  f.bots, f.packets_in_per_client_s, f.bots_core_load);
+      std::printf(
+          "note: %d bots: the server heard from each client %.1f times a second, not 60: the bots (%.2f of "
+          "their core) did not keep up, so late inputs and disconnects there are not the server's alone\n",
+          f.bots, f.packets_in_per_client_s, f.bots_core_load);
     }
     // Ticks that take more wall time than the CPU the server got mean
     // another process shared the server's core.
     const double tick_share = f.window_s > 0 ? f.tick_ms_p50 * f.ticks / f.window_s / 1000.0 : 0;
     if (tick_share > 0.2 && f.server_core_load < 0.75 * tick_share) {
-      std::printf("note: %d bots: ticks filled %.0f%% of the time but the server used only %.0f%% of a core: it "
-                  "shared its core with something else, which inflates its tick times\n",
-                  f.bots, 100.0 * tick_share, 100.0 * f.server_core_load);
+      std::printf(
+          "note: %d bots: ticks filled %.0f%% of the time but the server used only %.0f%% of a core: it "
+          "shared its core with something else, which inflates its tick times\n",
+          f.bots, 100.0 * tick_share, 100.0 * f.server_core_load);
     }
   }
 }
@@ -121,9 +124,13 @@ void print_notes(const std::vector<StepFigures>& steps) {
 int print_verdict(const std::vector<StepFigures>& steps, const Targets& t) {
   int failed = 0;
   const StepFigures* s512 = step_at(steps, 512);
-  std::printf("targets:\n  512 bots hold (p99 <= %.0f ms, no overruns or skips, no disconnects, late < %.1f%%, all "
-              "connected): %s\n",
-              t.tick_ms_p99, 100.0 * t.late_input_rate, !s512 ? "not measured" : s512->holds ? "PASS" : "FAIL");
+  std::printf(
+      "targets:\n  512 bots hold (p99 <= %.0f ms, no overruns or skips, no disconnects, late < %.1f%%, all "
+      "connected): %s\n",
+      t.tick_ms_p99, 100.0 * t.late_input_rate,
+      !s512         ? "not measured"
+      : s512->holds ? "PASS"
+                    : "FAIL");
   failed += s512 && !s512->holds ? 1 : 0;
   const StepFigures* s128 = step_at(steps, 128);
   const bool cpu_ok = s128 && s128->server_cpu_us_per_client_tick <= t.cpu_us_per_client_tick;

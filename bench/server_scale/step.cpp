@@ -65,21 +65,13 @@ std::unique_ptr<Child> start_bots(const StepConfig& c, const std::string& prefix
                                   std::uint64_t seed, double duration) {
   const std::string report = prefix + script + ".json";
   std::filesystem::remove(report);
-  const std::vector<std::string> argv = {c.bots_bin,
-                                         "--connect", "127.0.0.1:" + std::to_string(c.port),
-                                         "--bots", std::to_string(count),
-                                         "--script", script,
-                                         "--name", script,
-                                         "--seed", std::to_string(seed),
-                                         "--duration", std::to_string(duration),
-                                         "--ramp", std::to_string(c.ramp),
-                                         "--frame-rate", "60",
-                                         "--report-json", report,
+  const std::vector<std::string> argv = {c.bots_bin, "--connect", "127.0.0.1:" + std::to_string(c.port), "--bots",
+                                         std::to_string(count), "--script", script, "--name", script, "--seed",
+                                         std::to_string(seed), "--duration", std::to_string(duration), "--ramp",
+                                         std::to_string(c.ramp), "--frame-rate", "60", "--report-json", report,
                                          // Generous thresholds: the benchmark judges the step, not the bots.
-                                         "--max-late-inputs", "1",
-                                         "--max-mispredictions-per-min", "1000000000",
-                                         "--max-disconnects", "1000000",
-                                         "--min-connected", "0"};
+                                         "--max-late-inputs", "1", "--max-mispredictions-per-min", "1000000000",
+                                         "--max-disconnects", "1000000", "--min-connected", "0"};
   return std::make_unique<Child>(argv, prefix + script + ".log", c.bots_cpu);
 }
 
@@ -114,10 +106,27 @@ StepFigures run_step(int bots, const StepConfig& c, const Targets& targets, cons
   const double warmup = c.ramp + c.settle;
   // Backstops in case the benchmark cannot stop them itself.
   const double run_for = warmup + c.seconds + 60;
-  Child server({c.server_bin, "--bind", "127.0.0.1", "--port", std::to_string(c.port), "--tick-rate", "60",
-                "--send-rate", "60", "--nearest", "64", "--max-clients", std::to_string(std::min(bots + 8, 4000)),
-                "--stats-interval", "1", "--stats-json", stats_path, "--duration", std::to_string(run_for),
-                "--log-level", "warn"},
+  Child server({c.server_bin,
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                std::to_string(c.port),
+                "--tick-rate",
+                "60",
+                "--send-rate",
+                "60",
+                "--nearest",
+                "64",
+                "--max-clients",
+                std::to_string(std::min(bots + 8, 4000)),
+                "--stats-interval",
+                "1",
+                "--stats-json",
+                stats_path,
+                "--duration",
+                std::to_string(run_for),
+                "--log-level",
+                "warn"},
                prefix + "server.log", c.server_cpu);
   const auto t0 = Clock::now();
   const auto since_start = [t0] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
@@ -137,11 +146,16 @@ StepFigures run_step(int bots, const StepConfig& c, const Targets& targets, cons
   const double deadline = warmup + c.seconds + 15;
   while (failed.error.empty()) {
     std::this_thread::sleep_for(kPoll);
-    if (stop.load() != 0) failed.error = "interrupted";
-    else if (!server.running()) failed.error = failure("the server exited during the step", server);
-    else if (!bots_a->running()) failed.error = failure("the wander bots exited during the step", *bots_a);
-    else if (!bots_b->running()) failed.error = failure("the chase bots exited during the step", *bots_b);
-    else if (since_start() > deadline) failed.error = "the server's stats lines stopped coming";
+    if (stop.load() != 0)
+      failed.error = "interrupted";
+    else if (!server.running())
+      failed.error = failure("the server exited during the step", server);
+    else if (!bots_a->running())
+      failed.error = failure("the wander bots exited during the step", *bots_a);
+    else if (!bots_b->running())
+      failed.error = failure("the chase bots exited during the step", *bots_b);
+    else if (since_start() > deadline)
+      failed.error = "the server's stats lines stopped coming";
     if (!failed.error.empty()) break;
     const auto server_cpu = server.cpu_us();
     const double bots_cpu = bots_a->cpu_us().value_or(0) + bots_b->cpu_us().value_or(0);

@@ -2,12 +2,11 @@
 
 #include <stdexcept>
 
-#include "tickwire/timesync/client_time_provider.h"
-
 #include "tickwire/core/handshake.h"
 #include "tickwire/core/keep_alive.h"
 #include "tickwire/core/logging.h"
 #include "tickwire/core/serialize.h"
+#include "tickwire/timesync/client_time_provider.h"
 
 namespace tickwire::client {
 

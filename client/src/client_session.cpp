@@ -24,8 +24,8 @@ void Client::start_session() {
   timesync::TimeSystemConfig tc;
   tc.tick_rate = tick_rate_;
   tc.max_ticks_per_update = config_.max_ticks_per_update;
-  auto provider = config_.time_provider ? config_.time_provider(tick_rate_)
-                                        : std::make_unique<timesync::ClientTimeProvider>();
+  auto provider =
+      config_.time_provider ? config_.time_provider(tick_rate_) : std::make_unique<timesync::ClientTimeProvider>();
   time_ = std::make_unique<timesync::TimeSystem>(timesync::TimeSystem::client(tc, std::move(provider)));
   prediction::PredictionConfig pc;
   pc.input_type = game_.input_type();
@@ -74,9 +74,8 @@ bool Client::accept_header(const PacketHeader& header, Time now) {
   // first and the newest should have arrived once.
   if (!first_sequence_) first_sequence_ = header.sequence;
   if (!newest_sequence_ || Sequence::distance(header.sequence, *newest_sequence_) > 0) {
-    expected_packets_ += newest_sequence_ ? static_cast<std::uint64_t>(
-                                                Sequence::distance(header.sequence, *newest_sequence_))
-                                          : 1;
+    expected_packets_ +=
+        newest_sequence_ ? static_cast<std::uint64_t>(Sequence::distance(header.sequence, *newest_sequence_)) : 1;
     newest_sequence_ = header.sequence;
   }
   ++packets_accepted_;
@@ -84,8 +83,7 @@ bool Client::accept_header(const PacketHeader& header, Time now) {
   return true;
 }
 
-void Client::handle_snapshot(const PacketHeader& header, BitReader& r, std::span<const std::uint8_t> bytes,
-                             Time now) {
+void Client::handle_snapshot(const PacketHeader& header, BitReader& r, std::span<const std::uint8_t> bytes, Time now) {
   timesync::SnapshotTimeBlock block;
   if (!serialize(r, block) || !r.align()) {
     ++stats_.bad_packets;
@@ -207,7 +205,8 @@ void Client::refresh_stats() {
                                                   static_cast<double>(expected_packets_)
                                       : 0.0;
   if (auto lead = time_->lead()) stats_.lead = *lead;
-  if (auto server = time_->server_time()) stats_.interpolation_delay = (*server - time_->interpolation_time()).since_zero();
+  if (auto server = time_->server_time())
+    stats_.interpolation_delay = (*server - time_->interpolation_time()).since_zero();
   stats_.late_inputs = m.stats().late;
   stats_.missing_inputs = m.stats().missed;
   stats_.hard_resets = time_->stats().hard_resets;

@@ -133,7 +133,8 @@ void Server::welcome(Slot& slot, Time now) {
   prediction::InputQueueConfig queue;
   queue.max_ticks_ahead = config_.max_input_ticks_ahead;
   slot.queue = std::make_unique<prediction::InputQueue>(game_.schema(), game_.input_type(), queue);
-  slot.tracker = std::make_unique<timesync::InputArrivalTracker>(timesync::InputArrivalTrackerConfig{config_.tick_rate});
+  slot.tracker =
+      std::make_unique<timesync::InputArrivalTracker>(timesync::InputArrivalTrackerConfig{config_.tick_rate});
   slot.neutral = std::make_unique<snapshot::Record>(game_.schema(), game_.input_type());
 
   PacketPrefix prefix;

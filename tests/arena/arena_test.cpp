@@ -166,7 +166,6 @@ TEST(Arena, SchemaHashIsStable) {
   EXPECT_NE(schema().schema.hash(), 0u);
 }
 
-
 TEST(ArenaNetGame, EachClientIsSentItsNearestEntities) {
   const auto& s = schema();
   Game game(GameConfig{4});

@@ -43,8 +43,8 @@ struct E2e {
     transport::EnetConfig ec;
     ec.max_peers = 1;
     auto sampler = [raw](Tick, snapshot::Record& input) { input = arena::to_record(raw->input); };
-    p->client = std::make_unique<client::Client>(transport::EnetTransport::create(ec).value(), p->game, sampler,
-                                                 config);
+    p->client =
+        std::make_unique<client::Client>(transport::EnetTransport::create(ec).value(), p->game, sampler, config);
     EXPECT_TRUE(p->client->connect(address, clock.now()).ok());
     players.push_back(std::move(p));
     return *players.back();
@@ -88,13 +88,14 @@ TEST(RuntimeE2e, EightClientsPlayTenSecondsInStepWithTheServer) {
   const Time start = m.clock.now();
   // Each walks its own circle of 1 m radius (6 m/s at 6 rad/s), well apart
   // from its neighbours on the spawn ring (4.7 m), so nobody pushes anybody.
-  ASSERT_FALSE(m.pump_until([] { return false; }, Duration::seconds(10), [&] {
-    const float t = static_cast<float>((m.clock.now() - start).seconds_f());
-    for (std::size_t i = 0; i < m.players.size(); ++i) {
-      const float a = t * 6.0F + static_cast<float>(i);
-      m.players[i]->input.move = {std::cos(a), std::sin(a)};
-    }
-  }));
+  ASSERT_FALSE(m.pump_until([] { return false; }, Duration::seconds(10),
+                            [&] {
+                              const float t = static_cast<float>((m.clock.now() - start).seconds_f());
+                              for (std::size_t i = 0; i < m.players.size(); ++i) {
+                                const float a = t * 6.0F + static_cast<float>(i);
+                                m.players[i]->input.move = {std::cos(a), std::sin(a)};
+                              }
+                            }));
   for (auto& p : m.players) {
     const client::ClientStats& s = p->client->stats();
     std::printf("client %u: rtt %.2f ms, lead %.2f ms, snapshots %llu, mispredictions %llu, late %llu, missing %llu\n",
@@ -157,7 +158,9 @@ TEST(RuntimeE2e, AKilledClientTimesOutAndItsPlayerDespawnsForTheOthers) {
   Player& watcher = m.add();
   testing::ChildProcess victim({TICKWIRE_EMBED_BIN, m.address.to_string(), "60"},
                                ::testing::TempDir() + "tickwire-e2e-embed-" + std::to_string(m.port) + ".log");
-  auto players_seen = [&] { return watcher.client->authoritative_world().entities(arena::schema().player_type).size(); };
+  auto players_seen = [&] {
+    return watcher.client->authoritative_world().entities(arena::schema().player_type).size();
+  };
   ASSERT_TRUE(m.pump_until([&] { return players_seen() == 2; }, Duration::seconds(5))) << victim.output();
   victim.signal(SIGKILL);
   ASSERT_TRUE(victim.wait_exit(2000ms).has_value());
@@ -166,9 +169,8 @@ TEST(RuntimeE2e, AKilledClientTimesOutAndItsPlayerDespawnsForTheOthers) {
   ASSERT_TRUE(m.pump_until([&] { return players_seen() == 1; }, Duration::seconds(10)));
   EXPECT_TRUE(has_event(watcher, ClientEvent::Type::kEntityDespawned));
   // What is drawn follows on the interpolation timeline, a little later.
-  EXPECT_TRUE(m.pump_until(
-      [&] { return watcher.client->view().entities(arena::schema().player_type).size() == 1; },
-      Duration::seconds(1)));
+  EXPECT_TRUE(m.pump_until([&] { return watcher.client->view().entities(arena::schema().player_type).size() == 1; },
+                           Duration::seconds(1)));
   EXPECT_TRUE(m.server->wait_for_output("timed out", 2000ms) || m.server->wait_for_output("timeout", 100ms))
       << m.server->output();
 }

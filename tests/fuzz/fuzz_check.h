@@ -14,9 +14,9 @@
 
 #include "tickwire/core/bit_stream.h"
 
-#define TICKWIRE_FUZZ_CHECK(condition)                                                                  \
-  do {                                                                                                  \
-    if (!(condition)) ::tickwire::fuzz::check_failed(#condition, __FILE__, __LINE__);                   \
+#define TICKWIRE_FUZZ_CHECK(condition)                                                \
+  do {                                                                                \
+    if (!(condition)) ::tickwire::fuzz::check_failed(#condition, __FILE__, __LINE__); \
   } while (false)
 
 namespace tickwire::fuzz {

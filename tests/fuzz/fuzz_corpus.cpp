@@ -194,8 +194,8 @@ void snapshot_timing_seeds(Writer& w, const Traffic& t) {
       PacketHeader h;
       timesync::SnapshotTimeBlock block;
       if (!serialize(r, h) || !serialize(r, block)) continue;
-      std::uint32_t gap = static_cast<std::uint32_t>(
-          std::min<std::int64_t>((t.to_client_at[i] - previous).micros() / 1000, 127));
+      std::uint32_t gap =
+          static_cast<std::uint32_t>(std::min<std::int64_t>((t.to_client_at[i] - previous).micros() / 1000, 127));
       previous = t.to_client_at[i];
       bool has_rtt = (i + provider) % 3 != 0;
       std::uint32_t rtt = 30U + static_cast<std::uint32_t>((i * 7U + provider) % 11U);
@@ -226,11 +226,11 @@ void input_packet_seeds(Writer& w, const Traffic& t) {
     return bw.take();
   };
   if (packets.empty()) return;
-  w.write("input_packet", stream(0, 1, 128, 1));              // arrives as the server reaches its first tick
+  w.write("input_packet", stream(0, 1, 128, 1));                   // arrives as the server reaches its first tick
   w.write("input_packet", stream(packets.size() / 2, 1, 120, 1));  // a little early
-  w.write("input_packet", stream(0, 12, 126, 1));             // a run, one server tick per packet
-  w.write("input_packet", stream(4, 12, 140, 3));             // late: the server runs ahead
-  w.write("input_packet", stream(packets.size() - 1, 1, 0, 1));  // far too early
+  w.write("input_packet", stream(0, 12, 126, 1));                  // a run, one server tick per packet
+  w.write("input_packet", stream(4, 12, 140, 3));                  // late: the server runs ahead
+  w.write("input_packet", stream(packets.size() - 1, 1, 0, 1));    // far too early
 }
 
 }  // namespace

@@ -92,8 +92,8 @@ class RecordReader {
 // Appends a record to a stream (the seed generators' side of the format).
 inline void append_record(std::vector<std::uint8_t>& out, Kind kind, std::uint8_t peer, std::uint8_t steps,
                           std::span<const std::uint8_t> payload = {}) {
-  out.push_back(static_cast<std::uint8_t>(static_cast<unsigned>(kind) | (unsigned{peer} << 2) |
-                                          (unsigned{steps} << 3)));
+  out.push_back(
+      static_cast<std::uint8_t>(static_cast<unsigned>(kind) | (unsigned{peer} << 2) | (unsigned{steps} << 3)));
   if (kind == Kind::kUnreliable || kind == Kind::kReliable) {
     out.push_back(static_cast<std::uint8_t>(payload.size() & 0xFFU));
     out.push_back(static_cast<std::uint8_t>(payload.size() >> 8));

@@ -38,7 +38,8 @@ std::vector<fs::path> inputs(const char* kind) {
 
 std::string test_name(const testing::TestParamInfo<fs::path>& info) {
   std::string name = info.param.filename().string();
-  std::replace_if(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) == 0; }, '_');
+  std::replace_if(
+      name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) == 0; }, '_');
   return name;
 }
 

@@ -187,14 +187,12 @@ std::uint64_t ride(arena::GameConfig config, std::uint64_t seed) {
   const auto at = m.server->world().get(*id, arena::schema().player_position);
   EXPECT_LT(std::fabs(at.x - platform.x), arena::kPlatformHalfWidth) << "the rider fell off";
   std::cout << "boarded by " << (m.clock.now() - Time::from_micros(1'000'000)).seconds_f() - 12.0
-            << " s, mispredictions while riding " << c.stats().mispredictions - before << " of "
-            << c.stats().snapshots << " snapshots\n";
+            << " s, mispredictions while riding " << c.stats().mispredictions - before << " of " << c.stats().snapshots
+            << " snapshots\n";
   return c.stats().mispredictions - before;
 }
 
-TEST(RuntimeSim, PredictedPlatformCarriesItsRiderWithoutCorrections) {
-  EXPECT_EQ(ride(arena::GameConfig{}, 602), 0u);
-}
+TEST(RuntimeSim, PredictedPlatformCarriesItsRiderWithoutCorrections) { EXPECT_EQ(ride(arena::GameConfig{}, 602), 0u); }
 
 TEST(RuntimeSim, AnUnpredictedPlatformMakesItsRiderMispredict) {
   // The control: the same ride with the platform left to the snapshots.

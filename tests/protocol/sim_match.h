@@ -31,7 +31,8 @@ struct SimMatch {
     games.push_back(std::make_unique<arena::Game>());
     inputs.emplace_back();
     auto sampler = [this, index](Tick /*tick*/, snapshot::Record& input) { input = arena::to_record(inputs[index]); };
-    clients.push_back(std::make_unique<client::Client>(net.create_endpoint(address, ec), *games.back(), sampler, config));
+    clients.push_back(
+        std::make_unique<client::Client>(net.create_endpoint(address, ec), *games.back(), sampler, config));
     client_addresses.push_back(address);
     return *clients.back();
   }

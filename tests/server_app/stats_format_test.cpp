@@ -73,12 +73,28 @@ TEST(JsonLine, HasEveryKeyWithTotalsOnOneLine) {
   EXPECT_EQ(line.front(), '{');
   EXPECT_EQ(line.substr(line.size() - 2), "}\n");
   EXPECT_EQ(line.find('\n'), line.size() - 1);
-  for (const char* kv :
-       {"\"t\":5.000", "\"tick\":300", "\"clients\":6", "\"tick_us_p50\":40", "\"tick_us_p99\":90",
-        "\"tick_us_max\":120", "\"late_start_us_p99\":70", "\"late_start_us_max\":300", "\"ticks_overrun\":2",
-        "\"ticks_skipped\":0", "\"bytes_in\":1000", "\"bytes_out\":8000", "\"packets_in\":20", "\"packets_out\":40",
-        "\"kbps_in\":4.0", "\"kbps_out\":32.0", "\"snapshots\":40", "\"late_inputs\":3", "\"missing_inputs\":5",
-        "\"rejected_inputs\":1", "\"bad_packets\":7", "\"rss_kb\":5120"}) {
+  for (const char* kv : {"\"t\":5.000",
+                         "\"tick\":300",
+                         "\"clients\":6",
+                         "\"tick_us_p50\":40",
+                         "\"tick_us_p99\":90",
+                         "\"tick_us_max\":120",
+                         "\"late_start_us_p99\":70",
+                         "\"late_start_us_max\":300",
+                         "\"ticks_overrun\":2",
+                         "\"ticks_skipped\":0",
+                         "\"bytes_in\":1000",
+                         "\"bytes_out\":8000",
+                         "\"packets_in\":20",
+                         "\"packets_out\":40",
+                         "\"kbps_in\":4.0",
+                         "\"kbps_out\":32.0",
+                         "\"snapshots\":40",
+                         "\"late_inputs\":3",
+                         "\"missing_inputs\":5",
+                         "\"rejected_inputs\":1",
+                         "\"bad_packets\":7",
+                         "\"rss_kb\":5120"}) {
     EXPECT_NE(line.find(kv), std::string::npos) << kv << " in " << line;
   }
 }

@@ -24,8 +24,8 @@
 
 #include "tickwire/core/bit_stream.h"
 #include "tickwire/core/network_time.h"
-#include "tickwire/core/packet_header.h"
 #include "tickwire/core/packet_channel.h"
+#include "tickwire/core/packet_header.h"
 #include "tickwire/core/result.h"
 #include "tickwire/core/tick.h"
 #include "tickwire/core/time.h"
@@ -81,11 +81,11 @@ struct ClientEvent {
 };
 
 struct ClientStats {
-  Duration rtt;               // smoothed round trip
-  Duration rtt_min;           // windowed minimum
-  Duration jitter;            // snapshots' one-way jitter
-  double loss = 0.0;          // fraction of the server's packets that never arrived
-  Duration lead;              // predicted time ahead of the estimated server time
+  Duration rtt;                  // smoothed round trip
+  Duration rtt_min;              // windowed minimum
+  Duration jitter;               // snapshots' one-way jitter
+  double loss = 0.0;             // fraction of the server's packets that never arrived
+  Duration lead;                 // predicted time ahead of the estimated server time
   Duration interpolation_delay;  // estimated server time minus interpolation time
   std::uint64_t packets_in = 0;
   std::uint64_t packets_out = 0;
@@ -98,9 +98,9 @@ struct ClientStats {
   std::uint64_t mispredictions = 0;  // snapshots that corrected a prediction
   std::uint64_t rollbacks = 0;       // replays run
   std::uint32_t max_rollback_depth = 0;
-  std::uint64_t late_inputs = 0;     // reported by the server
-  std::uint64_t missing_inputs = 0;  // reported by the server
-  std::uint64_t hard_resets = 0;     // time jumps
+  std::uint64_t late_inputs = 0;         // reported by the server
+  std::uint64_t missing_inputs = 0;      // reported by the server
+  std::uint64_t hard_resets = 0;         // time jumps
   std::uint64_t server_ticks_heard = 0;  // packets that carried a newer server tick
 };
 
