@@ -7,18 +7,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "tickwire/core/logging.h"
+
 namespace tickwire::bench {
 namespace {
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (const char ch : s) {
-    if (ch == '"' || ch == '\\') out.push_back('\\');
-    if (static_cast<unsigned char>(ch) < 0x20) continue;
-    out.push_back(ch);
-  }
-  return out + "\"";
-}
+// Machine facts and error texts come from outside: escaped like log lines.
+std::string json_string(const std::string& s) { return "\"" + json_escape(s) + "\""; }
 
 std::string number(double v, int digits) {
   char buffer[64];
