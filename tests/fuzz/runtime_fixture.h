@@ -257,6 +257,37 @@ inline constexpr int kTrailingTicks = 6;
 
 // ---- the two runtimes ----
 
+// How a toggle record plays on one side of the wire.
+struct Toggle {
+  DisconnectReason hangup;  // a connected peer goes away with this reason
+  const char* first;        // a new connection in peer slot 0 comes from here
+  const char* other;        // and in slot 1 from here
+};
+
+// Plays one record's traffic into `net`: datagrams to a connected peer, a
+// toggle connecting or disconnecting it. Peers the runtime dropped on its
+// own are forgotten first.
+inline void play(FakeTransport& net, std::optional<PeerId> (&peers)[2], const Record& r, const Toggle& toggle) {
+  std::optional<PeerId>& peer = peers[r.peer];
+  if (peer && !net.is_connected(*peer)) peer.reset();
+  switch (r.kind) {
+    case Kind::kUnreliable:
+    case Kind::kReliable:
+      if (peer)
+        net.deliver(*peer, r.kind == Kind::kReliable ? Delivery::kReliableOrdered : Delivery::kUnreliable, r.payload);
+      break;
+    case Kind::kToggle:
+      if (peer) {
+        net.remote_disconnect(*peer, toggle.hangup);
+        peer.reset();
+      } else {
+        peer = net.add_peer(r.peer == 0 ? toggle.first : toggle.other);
+      }
+      break;
+    case Kind::kIdle: break;
+  }
+}
+
 // A server hosting the arena with one client (peer slot 0) past the
 // handshake; peer slot 1 starts unconnected.
 struct ServerFixture {
@@ -291,26 +322,8 @@ struct ServerFixture {
   }
 
   void apply(const Record& r) {
-    std::optional<PeerId>& peer = peers[r.peer];
-    if (peer && !net->is_connected(*peer)) peer.reset();  // the server dropped it
-    switch (r.kind) {
-      case Kind::kUnreliable:
-      case Kind::kReliable:
-        if (peer) {
-          net->deliver(*peer, r.kind == Kind::kReliable ? Delivery::kReliableOrdered : Delivery::kUnreliable,
-                       r.payload);
-        }
-        break;
-      case Kind::kToggle:
-        if (peer) {
-          net->remote_disconnect(*peer, DisconnectReason::kRequested);
-          peer.reset();
-        } else {
-          peer = net->add_peer(r.peer == 0 ? "fuzz-client" : "fuzz-other");
-        }
-        break;
-      case Kind::kIdle: break;
-    }
+    // The server drops peers itself; a toggle is the client hanging up.
+    play(*net, peers, r, {DisconnectReason::kRequested, "fuzz-client", "fuzz-other"});
     update(Duration::micros(std::int64_t{r.steps} * kStepMicros));
   }
 
@@ -371,28 +384,9 @@ struct ClientFixture {
   }
 
   void apply(const Record& r) {
-    std::optional<PeerId>& peer = peers[r.peer];
-    if (peer && !net->is_connected(*peer)) peer.reset();  // the client hung up
-    switch (r.kind) {
-      case Kind::kUnreliable:
-      case Kind::kReliable:
-        if (peer) {
-          net->deliver(*peer, r.kind == Kind::kReliable ? Delivery::kReliableOrdered : Delivery::kUnreliable,
-                       r.payload);
-        }
-        break;
-      case Kind::kToggle:
-        if (peer) {
-          net->remote_disconnect(*peer, DisconnectReason::kKicked);
-          peer.reset();
-        } else {
-          // Nobody the client asked for: a real transport reports the
-          // connection and the client must ignore it.
-          peer = net->add_peer(r.peer == 0 ? "fuzz-server-again" : "fuzz-stranger");
-        }
-        break;
-      case Kind::kIdle: break;
-    }
+    // A toggle is the server kicking the client, or a connection nobody
+    // asked for, which a real transport reports and the client must ignore.
+    play(*net, peers, r, {DisconnectReason::kKicked, "fuzz-server-again", "fuzz-stranger"});
     update(Duration::micros(std::int64_t{r.steps} * kStepMicros));
   }
 
