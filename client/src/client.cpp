@@ -148,8 +148,12 @@ void Client::handle_event(TransportEvent& event, Time now) {
       return;
     case TransportEvent::Type::kDisconnected:
       if (state_ == ClientState::kDisconnected || state_ == ClientState::kIdle) return;
-      // A disconnect before the Welcome is the server's denial.
-      finish(event.reason, state_ == ClientState::kHandshaking && event.reason != DisconnectReason::kTimeout);
+      // A disconnect with a reason before the Welcome is the server's
+      // denial, whether it came during the handshake or while the
+      // transport was still connecting (a refused token, say).
+      finish(event.reason, (state_ == ClientState::kHandshaking || state_ == ClientState::kConnecting) &&
+                               event.reason != DisconnectReason::kTimeout &&
+                               event.reason != DisconnectReason::kConnectFailed);
       return;
     case TransportEvent::Type::kReceived:
       last_heard_ = now;

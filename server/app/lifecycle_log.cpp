@@ -20,6 +20,12 @@ const char* reason_token(transport::DisconnectReason reason) {
     case R::kHandshakeTimeout: return "handshake_timeout";
     case R::kKicked: return "kicked";
     case R::kConnectFailed: return "connect_failed";
+    case R::kFlooding: return "flooding";
+    case R::kTokenInvalid: return "token_invalid";
+    case R::kTokenExpired: return "token_expired";
+    case R::kTokenReused: return "token_reused";
+    case R::kTooManyConnections: return "too_many_connections";
+    case R::kTokenRequired: return "token_required";
   }
   return "unknown";
 }
@@ -123,6 +129,7 @@ void LifecycleLog::client_event(const server::ServerEvent& e) {
   std::string message;
   if (e.type == T::kClientConnected) {
     f.str_or_null("reason", std::nullopt);
+    if (e.token_client_id) f.num("token_client_id", *e.token_client_id);
     message = "client " + std::to_string(e.client) + " (" + e.name + ") connected from " + e.address;
   } else {
     f.str("reason", reason_token(e.reason));

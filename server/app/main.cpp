@@ -127,6 +127,16 @@ int main(int argc, char** argv) {
   // A few slots beyond max_clients, so that a client turned away because
   // the server is full hears why instead of timing out.
   net.max_peers = opt.max_clients + 8;
+  net.max_peers_per_ip = opt.max_peers_per_ip;
+  net.validation.max_pending = opt.max_pending_connects;
+  net.validation.max_pending_per_host = opt.max_pending_per_ip;
+  net.validation.max_challenges_per_second = opt.max_challenges_per_second;
+  if (!opt.token_key_file.empty()) {
+    auto key = transport::TokenKey::load(opt.token_key_file);
+    if (!key) return fail(2, "--token-key-file: " + key.error().detail);
+    net.validation.token_key = key.value();
+    net.validation.token_address = opt.token_address();
+  }
   auto transport = transport::EnetTransport::create(net);
   if (!transport) {
     const std::string& why = transport.error().detail;
@@ -183,7 +193,7 @@ int main(int argc, char** argv) {
     server.update(now);
     server.take_tick_timings(timings);
     stats.add_timings(timings);
-    if (stats.due(now)) stats.report(server.stats(), now);
+    if (stats.due(now)) stats.report(server.stats(), enet->validation_stats(), now);
     if (metrics && !timings.empty()) {
       metrics->observe_ticks(timings);
       metrics->update(server.stats());

@@ -45,7 +45,8 @@ class Metrics {
 
  private:
   static constexpr std::size_t kErrorCodes = static_cast<std::size_t>(ErrorCode::kIo) + 1;
-  static constexpr std::size_t kReasons = 11;  // transport::DisconnectReason values
+  // Every transport::DisconnectReason value; the last enumerator is kTokenRequired.
+  static constexpr std::size_t kReasons = static_cast<std::size_t>(transport::DisconnectReason::kTokenRequired) + 1;
 
   std::shared_ptr<prometheus::Registry> registry_;
   server::ServerStats last_;

@@ -16,6 +16,7 @@ constexpr const char* kSimulation = "Simulation";
 constexpr const char* kReporting = "Logging and stats";
 constexpr const char* kOperations = "Operations (metrics, Agones)";
 constexpr const char* kAdvanced = "Advanced (tuning and testing)";
+constexpr const char* kSecurity = "Security (connect tokens, connection limits)";
 
 constexpr const char* kFooter =
     "Every option can live in a --config file, one per line, keyed by its long name:\n"
@@ -145,6 +146,37 @@ std::variant<Options, ParseExit> parse_options(int argc, const char* const* argv
       ->capture_default_str()
       ->check(quiet(CLI::Range(1, 1000)))
       ->group(kAdvanced);
+  app.add_option("--token-key-file", o.token_key_file,
+                 "Admit only clients with a connect token minted under the key in FILE (64 hex digits)")
+      ->type_name("FILE")
+      ->check(quiet(CLI::ExistingFile))
+      ->group(kSecurity);
+  app.add_option("--public-address", o.public_address,
+                 "HOST:PORT that connect tokens name this server by (default: --bind and --port)")
+      ->type_name("HOST:PORT")
+      ->group(kSecurity);
+  app.add_option("--max-peers-per-ip", o.max_peers_per_ip, "Most connections from one IP address; 0: no cap")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(quiet(CLI::Range(std::size_t{0}, std::size_t{4000})))
+      ->group(kSecurity);
+  app.add_option("--max-pending-connects", o.max_pending_connects,
+                 "Most addresses that passed the challenge but have not connected yet")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(quiet(CLI::Range(std::size_t{1}, std::size_t{4096})))
+      ->group(kSecurity);
+  app.add_option("--max-pending-per-ip", o.max_pending_per_ip, "The same, from one IP address")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(quiet(CLI::Range(std::size_t{1}, std::size_t{4096})))
+      ->group(kSecurity);
+  app.add_option("--max-challenges-per-second", o.max_challenges_per_second,
+                 "Connect challenges answered per second, in all; more are dropped unanswered")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(quiet(CLI::Range(std::uint32_t{1}, std::uint32_t{1000000})))
+      ->group(kSecurity);
   std::uint64_t schema_hash = 0;
   auto* hash_option =
       app.add_option("--schema-hash", schema_hash, "Use this schema hash in the protocol fingerprint (testing)")
@@ -174,6 +206,16 @@ std::variant<Options, ParseExit> parse_options(int argc, const char* const* argv
   }
   if (o.bind.empty()) return ParseExit{2, "tickwire-server: --bind must not be empty"};
   if (o.metrics_bind.empty()) return ParseExit{2, "tickwire-server: --metrics-bind must not be empty"};
+  if (!o.public_address.empty()) {
+    if (auto parsed = transport::Address::parse(o.public_address); !parsed) {
+      return ParseExit{2, "tickwire-server: --public-address: " + parsed.error().detail};
+    }
+  }
+  if (!o.token_key_file.empty() && o.public_address.empty() && (o.bind == "0.0.0.0" || o.bind == "::")) {
+    return ParseExit{2,
+                     "tickwire-server: --token-key-file needs --public-address HOST:PORT (the address tokens name "
+                     "this server by) when --bind is a wildcard"};
+  }
   return o;
 }
 

@@ -30,8 +30,22 @@ struct Options {
   bool agones = false;  // also on when Agones set AGONES_SDK_HTTP_PORT
   double agones_health_interval_s = 2.0;
   bool agones_allocate_on_join = false;
+  // Hardening. With a token key file, only clients holding a connect token
+  // for public_address (default bind:port) are admitted.
+  std::string token_key_file;
+  std::string public_address;
+  std::size_t max_peers_per_ip = 0;  // 0: no cap
+  std::size_t max_pending_connects = 256;
+  std::size_t max_pending_per_ip = 4;
+  std::uint32_t max_challenges_per_second = 20000;
 
   transport::Address address() const { return {bind, port}; }
+  // The address connect tokens must name: --public-address, else the bound one.
+  transport::Address token_address() const {
+    if (public_address.empty()) return address();
+    auto parsed = transport::Address::parse(public_address);
+    return parsed ? parsed.value() : address();  // parse_options has checked it
+  }
 };
 
 // Exit status and message when parsing stops the program (help, errors).

@@ -51,6 +51,15 @@ struct IntervalStats {
   Counter denials;
   Counter disconnects;
   std::uint64_t rss_kb = 0;
+  // Address validation, totals: traffic of addresses that never proved
+  // they receive at their address, and what became of it.
+  std::uint64_t unvalidated_bytes_in = 0;
+  std::uint64_t unvalidated_bytes_out = 0;
+  std::uint64_t challenges_sent = 0;
+  std::uint64_t challenges_over_budget = 0;
+  std::uint64_t bad_cookies = 0;
+  std::uint64_t connects_dropped = 0;
+  std::uint64_t pending_connects = 0;
 };
 
 // One JSON object on one line (with the newline); counters as totals.

@@ -32,7 +32,7 @@ void StatsReporter::add_timings(const std::vector<server::TickTiming>& timings) 
   }
 }
 
-void StatsReporter::report(const server::ServerStats& s, Time now) {
+void StatsReporter::report(const server::ServerStats& s, const transport::ValidationStats& validation, Time now) {
   const double secs = std::max((now - last_).seconds_f(), 1e-6);
   const server::ServerStats& p = previous_;
   const auto counter = [](std::uint64_t total, std::uint64_t before) { return Counter{total, total - before}; };
@@ -66,6 +66,13 @@ void StatsReporter::report(const server::ServerStats& s, Time now) {
   r.denials = counter(s.denials, p.denials);
   r.disconnects = counter(s.disconnects, p.disconnects);
   r.rss_kb = resident_set_kb();
+  r.unvalidated_bytes_in = validation.unvalidated_bytes_in;
+  r.unvalidated_bytes_out = validation.unvalidated_bytes_out;
+  r.challenges_sent = validation.challenges_sent;
+  r.challenges_over_budget = validation.challenges_over_budget;
+  r.bad_cookies = validation.bad_cookies;
+  r.connects_dropped = validation.connects_dropped;
+  r.pending_connects = validation.pending;
 
   log_->info("{}", format_text_line(r));
   if (json_.is_open()) {

@@ -13,6 +13,7 @@
 
 #include "tickwire/core/time.h"
 #include "tickwire/server/server.h"
+#include "tickwire/transport/enet_transport.h"
 
 namespace tickwire::server_app {
 
@@ -27,7 +28,7 @@ class StatsReporter {
   // Whether an interval has passed since the last report (never when
   // reporting is off), so the caller gathers stats only when needed.
   bool due(Time now) const { return interval_ > Duration::zero() && now - last_ >= interval_; }
-  void report(const server::ServerStats& stats, Time now);
+  void report(const server::ServerStats& stats, const transport::ValidationStats& validation, Time now);
 
  private:
   Duration interval_;

@@ -79,7 +79,7 @@ bool Server::within_packet_budget(Slot& slot, Time now) {
   if (slot.packets_in_second > 2 * budget) {
     warn_limited(*log_, disconnect_log_limit_, now, "disconnecting {} ({}): flooding, over {} packets within a second",
                  slot.address, slot.id, 2 * budget);
-    drop(slot.peer, DisconnectReason::kProtocolError, now);
+    drop(slot.peer, DisconnectReason::kFlooding, now);
     return false;
   }
   if (slot.packets_in_second == budget + 1) {

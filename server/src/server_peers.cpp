@@ -20,6 +20,14 @@ using transport::TransportEvent;
 
 namespace {
 constexpr std::size_t kMaxReliableMessage = 1024;
+
+// A template because Slot is private to Server.
+template <class SlotType>
+ServerEvent client_event(ServerEvent::Type type, const SlotType& slot, DisconnectReason reason) {
+  ServerEvent e{type, slot.id, slot.name, slot.address, reason, std::nullopt};
+  if (slot.identity) e.token_client_id = slot.identity->client_id;
+  return e;
+}
 }  // namespace
 
 void Server::handle_event(TransportEvent& event, Time now) {
@@ -32,6 +40,7 @@ void Server::handle_event(TransportEvent& event, Time now) {
       auto slot = std::make_unique<Slot>();
       slot->peer = event.peer;
       slot->address = event.address.to_string();
+      slot->identity = std::move(event.identity);
       slot->connected_at = now;
       slot->last_heard = now;
       slot->bad_window_start = now;
@@ -62,7 +71,7 @@ void Server::handle_event(TransportEvent& event, Time now) {
       Slot& slot = *it->second;
       if (slot.welcomed()) {
         log_->info("client {} ({}) disconnected: {}", slot.id, json_escape(slot.name), to_string(event.reason));
-        events_.push_back({ServerEvent::Type::kClientDisconnected, slot.id, slot.name, slot.address, event.reason});
+        events_.push_back(client_event(ServerEvent::Type::kClientDisconnected, slot, event.reason));
         ++stats_.disconnects;
         forget(slot);
       }
@@ -149,8 +158,14 @@ void Server::welcome(Slot& slot, Time now) {
   world_.quantize();
   ++stats_.connects;
   log_->info("client {} ({}) joined from {}", slot.id, json_escape(slot.name), slot.address);
-  events_.push_back(
-      {ServerEvent::Type::kClientConnected, slot.id, slot.name, slot.address, DisconnectReason::kUnknown});
+  events_.push_back(client_event(ServerEvent::Type::kClientConnected, slot, DisconnectReason::kUnknown));
+}
+
+std::optional<transport::PeerIdentity> Server::identity_of(ClientId client) const {
+  for (const auto& [peer, slot] : slots_) {
+    if (slot->welcomed() && slot->id == client) return slot->identity;
+  }
+  return std::nullopt;
 }
 
 void Server::handle_unreliable(Slot& slot, const std::vector<std::uint8_t>& bytes, Time now) {
@@ -235,7 +250,7 @@ bool Server::accept_header(Slot& slot, const PacketHeader& header, Time now) {
 void Server::deny(Slot& slot, DisconnectReason reason, const std::string& detail, Time now) {
   ++stats_.denials;
   log_->info("denied {}: {} ({})", slot.address, to_string(reason), json_escape(detail));
-  events_.push_back({ServerEvent::Type::kClientDenied, 0, {}, slot.address, reason});
+  events_.push_back({ServerEvent::Type::kClientDenied, 0, {}, slot.address, reason, std::nullopt});
   drop(slot.peer, reason, now);
 }
 
@@ -245,7 +260,7 @@ void Server::drop(PeerId peer, DisconnectReason reason, Time now) {
   Slot& slot = *it->second;
   if (slot.welcomed()) {
     log_->info("client {} ({}) dropped: {}", slot.id, json_escape(slot.name), to_string(reason));
-    events_.push_back({ServerEvent::Type::kClientDisconnected, slot.id, slot.name, slot.address, reason});
+    events_.push_back(client_event(ServerEvent::Type::kClientDisconnected, slot, reason));
     ++stats_.disconnects;
     forget(slot);
   }

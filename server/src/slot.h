@@ -18,7 +18,8 @@ namespace tickwire::server {
 struct Server::Slot {
   PeerId peer;
   std::string address;
-  ClientId id = 0;  // 0 until the handshake completes
+  std::optional<transport::PeerIdentity> identity;  // from the connect token, if any
+  ClientId id = 0;                                  // 0 until the handshake completes
   std::string name;
   Time connected_at;
   Time last_heard;

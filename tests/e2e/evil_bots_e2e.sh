@@ -36,7 +36,7 @@ fail() {
 grep -Eq "^  connected +8/8" "$work/bots.log" || fail "not every honest bot connected"
 grep -Eq "^  still connected +8$" "$work/bots.log" || fail "not every honest bot stayed connected"
 grep -Eq "^  disconnects +0 " "$work/bots.log" || fail "an honest bot was disconnected"
-for expected in "garbage:protocol error" "flood:protocol error" "future:protocol error" "nan:protocol error" \
+for expected in "garbage:protocol error" "flood:flooding" "future:protocol error" "nan:protocol error" \
   "stall:handshake timed out" "mute:timed out"; do
   script=${expected%%:*}
   reason=${expected#*:}

@@ -1,7 +1,8 @@
 // Writes the seed corpora of every fuzz target but snapshot_decode (see
 // snapshot_corpus.cpp): real traffic between the fuzz fixtures' Server and
 // Client, pumped through the same record streams the runtime targets read,
-// and the single messages cut from it for the decoder targets. Each seed
+// and the single messages cut from it for the decoder targets; and connect
+// tokens minted under the connect_token target's fixed key. Each seed
 // stays under the 1200 bytes scripts/fuzz.sh lets inputs grow to.
 //
 //   fuzz_corpus DIR      writes DIR/TARGET/seed-N
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "connect_token_fixture.h"
 #include "runtime_fixture.h"
 
 namespace {
@@ -233,6 +235,53 @@ void input_packet_seeds(Writer& w, const Traffic& t) {
   w.write("input_packet", stream(packets.size() - 1, 1, 0, 1));    // far too early
 }
 
+// Tokens under the target's fixed key: accepted ones (one server, and every
+// limit at once), and one for each way a check fails. The minted bytes
+// differ on every run (random nonces); any of them serves.
+void connect_token_seeds(Writer& w) {
+  using transport::Address;
+  const auto mint = [](transport::ConnectToken t, const transport::TokenKey& key) {
+    auto bytes = transport::mint_connect_token(t, key);
+    return bytes.ok() ? bytes.value() : Bytes{};
+  };
+  transport::ConnectToken one;
+  one.created_unix_seconds = kTokenFuzzNow - 60;
+  one.expires_unix_seconds = kTokenFuzzNow + 10LL * 365 * 24 * 3600;
+  one.servers = {token_fuzz_server()};
+  one.client_id = 42;
+  one.user_data = {'e', 'u'};
+  const Bytes valid = mint(one, token_fuzz_key());
+  w.write("connect_token", valid);
+
+  transport::ConnectToken full = one;
+  full.servers.clear();
+  for (std::uint16_t i = 0; i < transport::kMaxTokenServers - 1; ++i) {
+    full.servers.push_back(Address{"10.0.0." + std::to_string(i + 1), static_cast<std::uint16_t>(7000 + i)});
+  }
+  full.servers.push_back(token_fuzz_server());
+  full.client_id = ~std::uint64_t{0};
+  full.user_data.assign(transport::kMaxTokenUserData, 0x5A);
+  w.write("connect_token", mint(full, token_fuzz_key()));
+
+  transport::ConnectToken expired = one;
+  expired.created_unix_seconds = kTokenFuzzNow - 30;
+  expired.expires_unix_seconds = kTokenFuzzNow;
+  w.write("connect_token", mint(expired, token_fuzz_key()));
+
+  transport::ConnectToken elsewhere = one;
+  elsewhere.servers = {Address{"127.0.0.1", 7778}};
+  w.write("connect_token", mint(elsewhere, token_fuzz_key()));
+
+  transport::TokenKey other = token_fuzz_key();
+  other.bytes[0] ^= 1U;
+  w.write("connect_token", mint(one, other));
+
+  w.write("connect_token", Bytes(valid.begin(), valid.begin() + std::min<std::ptrdiff_t>(60, std::ssize(valid))));
+  Bytes next_version = valid;
+  if (!next_version.empty()) next_version[7] = '2';
+  w.write("connect_token", next_version);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -310,6 +359,7 @@ int main(int argc, char** argv) {
   snapshot_timing_seeds(w, plain);
   snapshot_timing_seeds(w, second);
   input_packet_seeds(w, plain);
+  connect_token_seeds(w);
   w.report();
   return 0;
 }

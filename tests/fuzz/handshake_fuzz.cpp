@@ -1,7 +1,7 @@
 // libFuzzer target: the handshake messages as their receivers decode them.
 // The same bytes are read as the server reads a Hello and as the client
 // reads a Welcome (prefix, protocol check, type, body, nothing after).
-// There are no connect tokens yet, so there is no token decoder to fuzz.
+// Connect tokens have a target of their own (connect_token_fuzz.cpp).
 //
 // Invariants: an accepted Hello has a name within kMaxClientNameLength; an
 // accepted Welcome has rates in [1, kMaxWireTickRate] with the send rate

@@ -59,7 +59,7 @@ TEST(InputLimits, FloodBeyondTheBudgetIsDroppedThenDisconnected) {
   // Past twice the budget within the same second: a flood, disconnected.
   for (int i = 0; i < 120; ++i) raw.send(Delivery::kUnreliable, raw.inputs(m.server->tick() + 1));
   ASSERT_TRUE(raw.wait_for_disconnect(Duration::seconds(2)));
-  EXPECT_EQ(raw.reason, DisconnectReason::kProtocolError);
+  EXPECT_EQ(raw.reason, DisconnectReason::kFlooding);
   EXPECT_GE(m.server->stats().rate_limited_packets, 120u);
   m.run_for(Duration::seconds(1));
   expect_honest_unaffected(m);

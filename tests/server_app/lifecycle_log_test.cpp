@@ -43,10 +43,12 @@ std::string without_ts(const std::string& line) {
 
 TEST(LifecycleLog, ClientEventsAreJsonLinesWithFixedKeys) {
   Captured c(LogFormat::kJson);
-  c.log.client_event({ServerEvent::Type::kClientConnected, 3, "bot-2", "127.0.0.1:5555", DisconnectReason::kUnknown});
-  c.log.client_event({ServerEvent::Type::kClientDenied, 0, "", "127.0.0.1:5556", DisconnectReason::kServerFull});
   c.log.client_event(
-      {ServerEvent::Type::kClientDisconnected, 3, "bot-2", "127.0.0.1:5555", DisconnectReason::kTimeout});
+      {ServerEvent::Type::kClientConnected, 3, "bot-2", "127.0.0.1:5555", DisconnectReason::kUnknown, std::nullopt});
+  c.log.client_event(
+      {ServerEvent::Type::kClientDenied, 0, "", "127.0.0.1:5556", DisconnectReason::kServerFull, std::nullopt});
+  c.log.client_event(
+      {ServerEvent::Type::kClientDisconnected, 3, "bot-2", "127.0.0.1:5555", DisconnectReason::kTimeout, std::nullopt});
   const auto lines = c.json_lines();
   ASSERT_EQ(lines.size(), 3U);
   EXPECT_EQ(without_ts(lines[0]),
@@ -61,10 +63,19 @@ TEST(LifecycleLog, ClientEventsAreJsonLinesWithFixedKeys) {
   EXPECT_TRUE(c.text.str().empty());
 }
 
+TEST(LifecycleLog, AConnectWithATokenNamesTheTokensClientId) {
+  Captured c(LogFormat::kJson);
+  c.log.client_event({ServerEvent::Type::kClientConnected, 3, "bot-2", "127.0.0.1:5555", DisconnectReason::kUnknown,
+                      std::uint64_t{90210}});
+  const auto lines = c.json_lines();
+  ASSERT_EQ(lines.size(), 1U);
+  EXPECT_NE(lines[0].find(R"("reason":null,"token_client_id":90210,)"), std::string::npos) << lines[0];
+}
+
 TEST(LifecycleLog, AClientChosenNameCannotForgeFields) {
   Captured c(LogFormat::kJson);
-  c.log.client_event(
-      {ServerEvent::Type::kClientConnected, 1, "x\",\"event\":\"fake\n", "127.0.0.1:1", DisconnectReason::kUnknown});
+  c.log.client_event({ServerEvent::Type::kClientConnected, 1, "x\",\"event\":\"fake\n", "127.0.0.1:1",
+                      DisconnectReason::kUnknown, std::nullopt});
   const auto lines = c.json_lines();
   ASSERT_EQ(lines.size(), 1U);
   EXPECT_NE(lines[0].find(R"("name":"x\",\"event\":\"fake\n")"), std::string::npos) << lines[0];
@@ -98,7 +109,8 @@ TEST(LifecycleLog, TextFormatWritesProcessEventsOnly) {
   Captured c(LogFormat::kText);
   const StartInfo info{"1.2.3", "127.0.0.1:7777", 60, 30, 8, false};
   c.log.ready(info, "127.0.0.1:7777", std::nullopt);
-  c.log.client_event({ServerEvent::Type::kClientConnected, 1, "a", "127.0.0.1:1", DisconnectReason::kUnknown});
+  c.log.client_event(
+      {ServerEvent::Type::kClientConnected, 1, "a", "127.0.0.1:1", DisconnectReason::kUnknown, std::nullopt});
   c.log.shutdown("duration");
   EXPECT_EQ(c.text.str(),
             "tickwire-server 1.2.3: arena, listening on 127.0.0.1:7777 (udp), tick 60 Hz, send 30 Hz, max clients 8\n"

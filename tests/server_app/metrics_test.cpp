@@ -79,10 +79,10 @@ TEST(Metrics, TickDurationsLandInBucketsWithTheBudgetAsABound) {
 
 TEST(Metrics, ConnectionEventsByReason) {
   Metrics m("1", 60, 8);
-  m.count_event({ServerEvent::Type::kClientConnected, 1, "a", "x", DisconnectReason::kUnknown});
-  m.count_event({ServerEvent::Type::kClientDenied, 0, "", "x", DisconnectReason::kServerFull});
-  m.count_event({ServerEvent::Type::kClientDisconnected, 1, "a", "x", DisconnectReason::kTimeout});
-  m.count_event({ServerEvent::Type::kClientDisconnected, 2, "b", "x", DisconnectReason::kTimeout});
+  m.count_event({ServerEvent::Type::kClientConnected, 1, "a", "x", DisconnectReason::kUnknown, std::nullopt});
+  m.count_event({ServerEvent::Type::kClientDenied, 0, "", "x", DisconnectReason::kServerFull, std::nullopt});
+  m.count_event({ServerEvent::Type::kClientDisconnected, 1, "a", "x", DisconnectReason::kTimeout, std::nullopt});
+  m.count_event({ServerEvent::Type::kClientDisconnected, 2, "b", "x", DisconnectReason::kTimeout, std::nullopt});
   const auto text = m.render();
   EXPECT_EQ(value_of(text, R"(tickwire_connection_events_total{event="connected",reason="none"})"), 1.0);
   EXPECT_EQ(value_of(text, R"(tickwire_connection_events_total{event="denied",reason="server_full"})"), 1.0);

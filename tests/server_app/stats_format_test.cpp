@@ -65,6 +65,10 @@ IntervalStats sample() {
   s.rejected_inputs = {1, 1};
   s.bad_packets = {7, 0};
   s.rss_kb = 5120;
+  s.unvalidated_bytes_in = 6400;
+  s.unvalidated_bytes_out = 2900;
+  s.connects_dropped = 50;
+  s.bad_cookies = 4;
   return s;
 }
 
@@ -94,7 +98,11 @@ TEST(JsonLine, HasEveryKeyWithTotalsOnOneLine) {
                          "\"missing_inputs\":5",
                          "\"rejected_inputs\":1",
                          "\"bad_packets\":7",
-                         "\"rss_kb\":5120"}) {
+                         "\"rss_kb\":5120",
+                         "\"unvalidated_bytes_in\":6400",
+                         "\"unvalidated_bytes_out\":2900",
+                         "\"connects_dropped\":50",
+                         "\"bad_cookies\":4"}) {
     EXPECT_NE(line.find(kv), std::string::npos) << kv << " in " << line;
   }
 }

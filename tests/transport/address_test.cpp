@@ -129,7 +129,7 @@ TEST(DisconnectReasonTest, ReadablePhrases) {
 }
 
 TEST(DisconnectReasonTest, WireCodesRoundTrip) {
-  for (std::uint32_t code = 0; code <= 10; ++code) {
+  for (std::uint32_t code = 0; code <= static_cast<std::uint32_t>(DisconnectReason::kTokenRequired); ++code) {
     const DisconnectReason reason = disconnect_reason_from_wire(code);
     EXPECT_EQ(static_cast<std::uint32_t>(reason), code);
     EXPECT_NE(std::string(to_string(reason)), "") << code;
@@ -137,7 +137,7 @@ TEST(DisconnectReasonTest, WireCodesRoundTrip) {
 }
 
 TEST(DisconnectReasonTest, UnknownWireCodesDecodeAsUnknown) {
-  EXPECT_EQ(disconnect_reason_from_wire(11), DisconnectReason::kUnknown);
+  EXPECT_EQ(disconnect_reason_from_wire(17), DisconnectReason::kUnknown);
   EXPECT_EQ(disconnect_reason_from_wire(0xFFFFFFFFu), DisconnectReason::kUnknown);
 }
 

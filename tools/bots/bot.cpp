@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "bot_socket.h"
 #include "sync_check.h"
 #include "tickwire/transport/enet_transport.h"
 
@@ -70,10 +71,13 @@ void Bot::leave(Time now) {
 void Bot::join(Time now) {
   ++joins_;
   leaving_ = false;
-  transport::EnetConfig net;
-  net.max_peers = 1;
-  net.timeout = config_.timeout;
-  auto socket = transport::EnetTransport::create(net);
+  auto net = bot_socket_config(config_.timeout, config_.server, {config_.index, config_.token_key});
+  if (!net) {
+    ++disconnects_["no token: " + net.error().detail];
+    ended_ = true;
+    return;
+  }
+  auto socket = transport::EnetTransport::create(net.value());
   if (!socket) {
     ++disconnects_["no socket: " + socket.error().detail];
     ended_ = true;

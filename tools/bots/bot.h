@@ -21,6 +21,7 @@
 #include "tickwire/core/time.h"
 #include "tickwire/transport/address.h"
 #include "tickwire/transport/conditioned_transport.h"
+#include "tickwire/transport/connect_token.h"
 
 namespace tickwire::bots {
 
@@ -33,6 +34,7 @@ struct BotConfig {
   // Impairments applied inside this bot's transport; none: a plain socket.
   std::optional<transport::ConditionedConfig> link;
   std::optional<std::uint64_t> schema_hash;
+  std::optional<transport::TokenKey> token_key;  // set: mint a connect token per join
   // Silence after which a bot's client and its ENet peer give up; the
   // connect may take twice as long (several round trips on a slow link).
   Duration timeout = Duration::seconds(5);

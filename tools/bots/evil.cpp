@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "bot_socket.h"
 namespace tickwire::bots {
 namespace {
 
@@ -56,10 +57,16 @@ void EvilBot::drain(Time now) {
 }
 
 void EvilBot::connect(Time now) {
-  transport::EnetConfig net;
-  net.max_peers = 1;
-  net.timeout = config_.timeout;
-  auto socket = transport::EnetTransport::create(net);
+  // Evil bots hold tokens of their own when the server wants them, so the
+  // server must catch them by what they do, not by a missing token.
+  constexpr std::uint64_t kEvilClientIds = 1'000'000;
+  auto net = bot_socket_config(config_.timeout, config_.server,
+                               {kEvilClientIds + config_.seed % kEvilClientIds, config_.token_key});
+  if (!net) {
+    ended("no token: " + net.error().detail);
+    return;
+  }
+  auto socket = transport::EnetTransport::create(net.value());
   if (!socket) {
     ended("no socket: " + socket.error().detail);
     return;

@@ -17,6 +17,7 @@
 #include "tickwire/core/peer_id.h"
 #include "tickwire/core/time.h"
 #include "tickwire/transport/address.h"
+#include "tickwire/transport/connect_token.h"
 #include "tickwire/transport/enet_transport.h"
 
 namespace tickwire::bots {
@@ -26,7 +27,8 @@ struct EvilBotConfig {
   std::string name;
   const EvilScriptInfo* script = nullptr;
   transport::Address server;
-  Duration timeout = Duration::seconds(5);  // the bots' --timeout
+  std::optional<transport::TokenKey> token_key;  // set: evil bots hold valid tokens too
+  Duration timeout = Duration::seconds(5);       // the bots' --timeout
   int frame_rate = 60;
   std::shared_ptr<spdlog::logger> logger;
 };

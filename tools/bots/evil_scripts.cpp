@@ -11,7 +11,7 @@ const std::vector<EvilScriptInfo>& evil_scripts() {
   static const std::vector<EvilScriptInfo> all = {
       {"garbage", EvilKind::kGarbage,
        "after the handshake, random datagrams of every length 0..1300 and truncated input packets", "protocol error"},
-      {"flood", EvilKind::kFlood, "valid input packets at 100 times the normal rate", "protocol error"},
+      {"flood", EvilKind::kFlood, "valid input packets at 100 times the normal rate", "flooding"},
       {"future", EvilKind::kFuture, "inputs claiming ticks 1000 and more ahead of the server (a speed hack)",
        "protocol error"},
       {"nan", EvilKind::kNan, "inputs whose codes lie outside their fields' ranges (NaN, infinities)",

@@ -17,6 +17,7 @@ Fleet::Fleet(const Options& options, std::shared_ptr<spdlog::logger> logger)
     config.server = options.server;
     if (options.link) config.link = transport::ConditionedConfig{options.link->up, options.link->down, config.seed};
     config.schema_hash = options.schema_hash;
+    config.token_key = options.token_key;
     config.timeout = Duration::micros(static_cast<std::int64_t>(options.timeout_s * 1e6));
     config.sync_test_interval = Duration::micros(static_cast<std::int64_t>(options.sync_test_interval_s * 1e6));
     config.logger = logger;
@@ -31,6 +32,7 @@ Fleet::Fleet(const Options& options, std::shared_ptr<spdlog::logger> logger)
       config.name = options.name + "-" + script + "-" + std::to_string(i);
       config.script = find_evil_script(script);
       config.server = options.server;
+      config.token_key = options.token_key;
       config.timeout = Duration::micros(static_cast<std::int64_t>(options.timeout_s * 1e6));
       config.frame_rate = options.frame_rate;
       config.logger = logger;

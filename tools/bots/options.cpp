@@ -53,6 +53,9 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
   app.add_option("--evil", evil_mix,
                  "Evil bots to mix into the run, NAME:COUNT[,NAME:COUNT...] (names as for --script); they are kept "
                  "out of the honest bots' figures and thresholds");
+  app.add_option("--token-key-file", o.token_key_file,
+                 "Mint a connect token for each join under the key in FILE, for a server run with the same "
+                 "--token-key-file");
   tools::add_link_options(app, link, tools::ProbabilityUnit::kPercent);
   app.add_option("--timeout", o.timeout_s,
                  "Seconds of silence before a bot gives up on the server (connecting may take twice as long); "
@@ -119,6 +122,14 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
     return 2;
   }
   o.server = *server;
+  if (!o.token_key_file.empty()) {
+    auto key = transport::TokenKey::load(o.token_key_file);
+    if (!key) {
+      std::cerr << "tickwire-bots: --token-key-file: " << key.error().detail << "\n";
+      return 2;
+    }
+    o.token_key = key.value();
+  }
   if (!evil_mix.empty()) {
     auto mix = parse_evil_mix(evil_mix);
     if (const std::string* error = std::get_if<std::string>(&mix)) {

@@ -12,11 +12,15 @@
 #include "link_flags.h"
 #include "thresholds.h"
 #include "tickwire/transport/address.h"
+#include "tickwire/transport/connect_token.h"
 
 namespace tickwire::bots {
 
 struct Options {
   std::string connect = "127.0.0.1:7777";
+  // With a key the bots mint their own connect tokens, as a backend would.
+  std::string token_key_file;
+  std::optional<transport::TokenKey> token_key;
   transport::Address server;  // parsed from connect
   // Honest bots; 0 when --script names an evil script.
   int bots = 4;

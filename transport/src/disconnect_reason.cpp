@@ -15,6 +15,12 @@ const char* to_string(DisconnectReason reason) {
     case DisconnectReason::kHandshakeTimeout: return "handshake timed out";
     case DisconnectReason::kKicked: return "kicked";
     case DisconnectReason::kConnectFailed: return "could not connect";
+    case DisconnectReason::kFlooding: return "flooding";
+    case DisconnectReason::kTokenInvalid: return "connect token invalid";
+    case DisconnectReason::kTokenExpired: return "connect token expired";
+    case DisconnectReason::kTokenReused: return "connect token used from another address";
+    case DisconnectReason::kTooManyConnections: return "too many connections";
+    case DisconnectReason::kTokenRequired: return "connect token required";
   }
   // Only a cast can reach here; a phrase is friendlier to logs than null.
   return "unknown reason";
@@ -23,7 +29,7 @@ const char* to_string(DisconnectReason reason) {
 DisconnectReason disconnect_reason_from_wire(std::uint32_t code) {
   // The code comes from the remote side, so it is checked against the
   // enumerators rather than cast blindly.
-  if (code <= static_cast<std::uint32_t>(DisconnectReason::kConnectFailed)) {
+  if (code <= static_cast<std::uint32_t>(DisconnectReason::kTokenRequired)) {
     return static_cast<DisconnectReason>(code);
   }
   return DisconnectReason::kUnknown;

@@ -4,12 +4,17 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <string>
 #include <system_error>
 #include <unordered_map>
 #include <utility>
+
+#include "address_validator.h"
+#include "challenge_client.h"
 
 namespace tickwire::transport {
 namespace {
@@ -99,6 +104,37 @@ Result<ENetAddress> to_enet_address(const Address& address) {
   return out;
 }
 
+Endpoint endpoint_of(const ENetAddress& address) { return Endpoint{address.host, address.port}; }
+
+ENetAddress enet_address_of(Endpoint endpoint) {
+  ENetAddress address{};
+  address.host = endpoint.host;
+  address.port = endpoint.port;
+  return address;
+}
+
+// ENet keeps its own clock; validation runs on the same kind of time.
+Time monotonic_now() {
+  const auto since = std::chrono::steady_clock::now().time_since_epoch();
+  return Time::from_micros(std::chrono::duration_cast<std::chrono::microseconds>(since).count());
+}
+
+std::int64_t unix_now() {
+  const auto since = std::chrono::system_clock::now().time_since_epoch();
+  return std::chrono::duration_cast<std::chrono::seconds>(since).count();
+}
+
+// True for an ENet datagram that names no peer: a CONNECT, or the goodbye
+// of a peer whose connect never completed. Only these can make ENet
+// allocate a peer or answer a source it does not know.
+bool addressed_to_no_peer(std::span<const std::uint8_t> datagram) {
+  if (datagram.size() < 2) return false;
+  const auto header = static_cast<std::uint16_t>((datagram[0] << 8) | datagram[1]);
+  const auto peer_id =
+      static_cast<std::uint16_t>(header & ~(ENET_PROTOCOL_HEADER_FLAG_MASK | ENET_PROTOCOL_HEADER_SESSION_MASK));
+  return peer_id == ENET_PROTOCOL_MAXIMUM_PEER_ID;
+}
+
 Result<void> initialize_enet() {
   // A no-op on Unix and reference counted (WSAStartup) on Windows. It is
   // never undone: other transports may still be alive at any destructor.
@@ -113,6 +149,7 @@ struct EnetTransport::Impl {
   struct PeerRecord {
     ENetPeer* peer = nullptr;
     Address address;
+    Endpoint endpoint;
     bool connected = false;  // the kConnected event was delivered
     bool closing = false;    // we disconnected it: its remaining events are ours to swallow
     PeerStats counters;
@@ -122,6 +159,14 @@ struct EnetTransport::Impl {
   ENetHost* host = nullptr;
   std::uint32_t next_id = 1;  // 0 is the default PeerId, never handed out
   std::unordered_map<PeerId, PeerRecord> peers;
+  // Address validation; both unset when it is off.
+  std::optional<AddressValidator> validator;
+  std::optional<ChallengeClient> challenger;
+  std::unordered_map<std::uint64_t, std::size_t> peers_at_endpoint;  // by Endpoint::key
+  std::unordered_map<std::uint32_t, std::size_t> peers_at_host;
+  std::deque<TransportEvent> queued;  // events decided outside ENet's own
+  ChallengeClient::Actions actions;   // scratch, reused
+  Time next_expiry;
 
   ~Impl() {
     if (host == nullptr) return;
@@ -138,14 +183,18 @@ struct EnetTransport::Impl {
   // ENet reuses ENetPeer slots, so a slot is tagged with our id and the tag
   // cleared whenever the slot is given back; ids only ever grow. (Four
   // billion connections would wrap it; no process lives that long.)
-  PeerId adopt(ENetPeer* peer, bool connected) {
-    const PeerId id(next_id++);
+  PeerId adopt(ENetPeer* peer, bool connected, std::optional<PeerId> known = std::nullopt) {
+    const PeerId id = known.value_or(PeerId(next_id++));
     peer->data = id_to_data(id);
+    const Endpoint endpoint = endpoint_of(peer->address);
+    ++peers_at_endpoint[endpoint.key()];
+    ++peers_at_host[endpoint.host];
     enet_peer_timeout(peer, ENET_PEER_TIMEOUT_LIMIT, to_enet_millis(config.timeout), to_enet_millis(config.timeout));
     enet_peer_ping_interval(peer, to_enet_millis(config.ping_interval));
     PeerRecord record;
     record.peer = peer;
     record.address = from_enet_address(peer->address);
+    record.endpoint = endpoint;
     record.connected = connected;
     peers.emplace(id, std::move(record));
     return id;
@@ -155,12 +204,26 @@ struct EnetTransport::Impl {
     const auto it = peers.find(id);
     if (it == peers.end()) return;
     it->second.peer->data = nullptr;
+    forget_address(it->second.endpoint);
     peers.erase(it);
+  }
+
+  void forget_address(Endpoint endpoint) {
+    if (const auto e = peers_at_endpoint.find(endpoint.key()); e != peers_at_endpoint.end() && --e->second == 0) {
+      peers_at_endpoint.erase(e);
+    }
+    if (const auto h = peers_at_host.find(endpoint.host); h != peers_at_host.end() && --h->second == 0) {
+      peers_at_host.erase(h);
+    }
   }
 
   // Graceful disconnect. The record stays (marked closing) until ENet hands
   // the slot back with a disconnect event, which is then swallowed.
   void close(PeerId id, DisconnectReason reason) {
+    if (challenger && challenger->pending(id)) {
+      challenger->cancel(id);  // nothing was allocated on the server yet
+      return;
+    }
     PeerRecord* record = find_open(id);
     if (record == nullptr) return;
     record->closing = true;
@@ -189,6 +252,7 @@ struct EnetTransport::Impl {
     const PeerId id = adopt(peer, true);
     TransportEvent event = make_event(TransportEvent::Type::kConnected, id);
     event.address = peers.at(id).address;
+    if (validator) event.identity = validator->take(endpoint_of(peer->address));
     return event;
   }
 
@@ -238,6 +302,86 @@ struct EnetTransport::Impl {
     return disconnected_event(id, reason);
   }
 
+  void send_raw(Endpoint to, std::span<const std::uint8_t> bytes) {
+    const ENetAddress address = enet_address_of(to);
+    ENetBuffer buffer;
+    buffer.data = const_cast<std::uint8_t*>(bytes.data());  // NOLINT: ENet's buffer is not const-correct
+    buffer.dataLength = bytes.size();
+    (void)enet_socket_send(host->socket, &address, &buffer, 1);  // a lost datagram is retried by the client
+  }
+
+  // Whether a datagram that names no ENet peer may reach ENet: only from an
+  // address that passed the challenge, or one that holds a peer already.
+  bool may_reach_connect_path(Endpoint from, Time now) const {
+    return peers_at_endpoint.contains(from.key()) || validator->admitted(from, now);
+  }
+
+  // ENet's intercept hook, called for every datagram ENet reads. Returns 1
+  // when the datagram was handled here and ENet must not see it.
+  int intercept(std::span<const std::uint8_t> datagram, Endpoint from) {
+    if (challenge::is_challenge_datagram(datagram)) {
+      on_challenge_datagram(datagram, from);
+      return 1;
+    }
+    if (validator && addressed_to_no_peer(datagram) && !may_reach_connect_path(from, monotonic_now())) {
+      validator->count_dropped_connect(datagram.size());
+      return 1;
+    }
+    return 0;
+  }
+
+  void on_challenge_datagram(std::span<const std::uint8_t> datagram, Endpoint from) {
+    if (!validator) return;  // validation off: nothing of this exchange is ours
+    const Time now = monotonic_now();
+    const auto message = challenge::decode(datagram);
+    const bool answer = message && (std::holds_alternative<challenge::ChallengeMsg>(*message) ||
+                                    std::holds_alternative<challenge::Accepted>(*message) ||
+                                    std::holds_alternative<challenge::Denied>(*message));
+    if (answer) {
+      challenger->receive(*message, from, now, actions);
+      return;
+    }
+    AddressValidator::HostLoad load;
+    const auto at_host = peers_at_host.find(from.host);
+    load.peers_from_host = at_host == peers_at_host.end() ? 0 : at_host->second;
+    load.max_peers_per_host = config.max_peers_per_ip;
+    load.free_slots = host->peerCount - std::min(host->peerCount, peers.size());
+    const auto reply = validator->handle(datagram, from, {now, unix_now()}, load);
+    if (reply && !reply->empty()) send_raw(from, *reply);
+  }
+
+  // Sends what the challenge exchanges want sent, starts ENet's connect for
+  // accepted ones and turns refusals into events.
+  void run_challenge_actions() {
+    for (const auto& out : actions.send) send_raw(out.to, out.bytes);
+    actions.send.clear();
+    for (const auto& done : actions.done) {
+      if (done.failure) {
+        queued.push_back(disconnected_event(done.id, *done.failure));
+        continue;
+      }
+      const ENetAddress address = enet_address_of(done.server);
+      ENetPeer* peer = enet_host_connect(host, &address, kChannelCount, 0);
+      if (peer == nullptr) {
+        queued.push_back(disconnected_event(done.id, DisconnectReason::kConnectFailed));
+        continue;
+      }
+      adopt(peer, false, done.id);
+    }
+    actions.done.clear();
+  }
+
+  void drive_validation() {
+    if (!validator) return;
+    const Time now = monotonic_now();
+    challenger->tick(now, actions);
+    run_challenge_actions();
+    if (now >= next_expiry) {
+      validator->expire(now, unix_now());
+      next_expiry = now + Duration::seconds(1);
+    }
+  }
+
   std::optional<TransportEvent> translate(const ENetEvent& event) {
     switch (event.type) {
       case ENET_EVENT_TYPE_CONNECT: return on_connect(event.peer);
@@ -248,6 +392,51 @@ struct EnetTransport::Impl {
     return std::nullopt;
   }
 };
+
+namespace {
+
+// ENet's intercept hook has no user pointer, and ENet reads datagrams only
+// inside enet_host_service, which this file calls from poll() alone; the
+// transport being serviced is recorded here for the hook to find.
+thread_local EnetTransport::Impl* g_servicing = nullptr;
+
+int ENET_CALLBACK intercept_hook(ENetHost* host, ENetEvent* /*event*/) {
+  if (g_servicing == nullptr || g_servicing->host != host) return 0;
+  return g_servicing->intercept(std::span<const std::uint8_t>(host->receivedData, host->receivedDataLength),
+                                endpoint_of(host->receivedAddress));
+}
+
+int service(EnetTransport::Impl& impl, ENetEvent* event) {
+  EnetTransport::Impl* const outer = g_servicing;
+  g_servicing = &impl;
+  const int result = enet_host_service(impl.host, event, 0);
+  g_servicing = outer;
+  return result;
+}
+
+Result<void> check_validation_config(const AddressValidationConfig& v) {
+  if (!v.enabled) return {};
+  if (v.max_pending == 0 || v.max_pending_per_host == 0 || v.max_challenges_per_second == 0) {
+    return make_error(ErrorCode::kInvalidArgument,
+                      "address validation limits (max_pending, max_pending_per_host, max_challenges_per_second) "
+                      "must be positive");
+  }
+  if (v.admission_lifetime <= Duration::zero() || v.retry_interval <= Duration::zero()) {
+    return make_error(ErrorCode::kInvalidArgument, "admission_lifetime and retry_interval must be positive");
+  }
+  if (v.token_key && !v.token_address) {
+    return make_error(ErrorCode::kInvalidArgument,
+                      "a server that requires connect tokens needs token_address, the address tokens name it by");
+  }
+  if (v.connect_token.size() > challenge::kMaxTokenSize) {
+    return make_error(ErrorCode::kInvalidArgument, "connect token of " + std::to_string(v.connect_token.size()) +
+                                                       " bytes is over the limit of " +
+                                                       std::to_string(challenge::kMaxTokenSize));
+  }
+  return {};
+}
+
+}  // namespace
 
 Result<std::unique_ptr<EnetTransport>> EnetTransport::create(const EnetConfig& config) {
   if (config.max_peers == 0 || config.max_peers > ENET_PROTOCOL_MAXIMUM_PEER_ID) {
@@ -266,6 +455,7 @@ Result<std::unique_ptr<EnetTransport>> EnetTransport::create(const EnetConfig& c
   if (config.timeout <= Duration::zero() || config.ping_interval <= Duration::zero()) {
     return make_error(ErrorCode::kInvalidArgument, "timeout and ping_interval must be positive");
   }
+  if (auto valid = check_validation_config(config.validation); !valid) return valid.error();
   if (auto init = initialize_enet(); !init) return init.error();
 
   ENetAddress bind_address{};
@@ -296,6 +486,13 @@ Result<std::unique_ptr<EnetTransport>> EnetTransport::create(const EnetConfig& c
   host->maximumPacketSize = largest + kPacketSizeSlack;
   host->maximumWaitingData = std::max(kMinWaitingData, 2 * host->maximumPacketSize);
   host->duplicatePeers = config.max_peers_per_ip != 0 ? config.max_peers_per_ip : kNoPeerCap;
+  // Every datagram passes the hook, so challenge traffic never reaches
+  // ENet's parser whether validation is on or not.
+  host->intercept = intercept_hook;
+  if (config.validation.enabled) {
+    impl->validator.emplace(config.validation);
+    impl->challenger.emplace(config.validation.retry_interval, config.timeout);
+  }
   return std::unique_ptr<EnetTransport>(new EnetTransport(std::move(impl)));
 }
 
@@ -307,6 +504,14 @@ Result<PeerId> EnetTransport::connect(const Address& remote, Time /*now*/) {
   if (remote.port == 0) return make_error(ErrorCode::kInvalidArgument, "cannot connect to port 0");
   auto resolved = to_enet_address(remote);
   if (!resolved) return resolved.error();
+  if (impl_->challenger) {
+    // ENet's connect starts once the server has checked our address.
+    const PeerId id(impl_->next_id++);
+    impl_->challenger->start(id, endpoint_of(resolved.value()), impl_->config.validation.connect_token, monotonic_now(),
+                             impl_->actions);
+    impl_->run_challenge_actions();
+    return id;
+  }
   ENetPeer* peer = enet_host_connect(impl_->host, &resolved.value(), kChannelCount, 0);
   if (peer == nullptr) {
     return make_error(ErrorCode::kIo, "no free connection slot for " + remote.to_string() + " (max_peers " +
@@ -343,14 +548,24 @@ Result<void> EnetTransport::send(PeerId peer, Delivery delivery, std::span<const
 }
 
 std::optional<TransportEvent> EnetTransport::poll(Time /*now*/) {
+  impl_->drive_validation();
   ENetEvent event;
   // Each service call yields at most one ENet event; events for peers we
   // closed ourselves are swallowed, so keep going until one survives or
   // ENet has nothing more. Timeout 0: never blocks.
-  while (enet_host_service(impl_->host, &event, 0) > 0) {
+  while (impl_->queued.empty() && service(*impl_, &event) > 0) {
     if (auto out = impl_->translate(event)) return out;
   }
-  return std::nullopt;
+  // Answers read during the service calls may have accepted or refused a
+  // connect; start the accepted ones now rather than a poll later.
+  if (!impl_->actions.send.empty() || !impl_->actions.done.empty()) {
+    impl_->run_challenge_actions();
+    enet_host_flush(impl_->host);
+  }
+  if (impl_->queued.empty()) return std::nullopt;
+  TransportEvent out = std::move(impl_->queued.front());
+  impl_->queued.pop_front();
+  return out;
 }
 
 void EnetTransport::flush(Time /*now*/) { enet_host_flush(impl_->host); }
@@ -375,6 +590,18 @@ std::optional<Address> EnetTransport::local_address() const {
 }
 
 const TransportLimits& EnetTransport::limits() const { return impl_->config.limits; }
+
+ValidationStats EnetTransport::validation_stats() const {
+  return impl_->validator ? impl_->validator->stats() : ValidationStats{};
+}
+
+Result<void> EnetTransport::set_connect_token(std::vector<std::uint8_t> token) {
+  AddressValidationConfig checked = impl_->config.validation;
+  checked.connect_token = std::move(token);
+  if (auto valid = check_validation_config(checked); !valid) return valid.error();
+  impl_->config.validation = std::move(checked);
+  return {};
+}
 
 void EnetTransport::wait_for_traffic(Duration max_wait) {
   // Events already decoded would not wake the socket; return so they are

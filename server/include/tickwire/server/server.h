@@ -47,6 +47,8 @@ struct ServerEvent {
   std::string name;
   std::string address;
   transport::DisconnectReason reason = transport::DisconnectReason::kUnknown;
+  // The client id its connect token carried, when the server requires tokens.
+  std::optional<std::uint64_t> token_client_id;
 };
 
 struct ClientStats {
@@ -138,6 +140,10 @@ class Server {
   const ServerConfig& config() const { return config_; }
   ServerStats stats() const;
   std::vector<ClientStats> client_stats() const;
+
+  // Who the client's connect token says it is (client id and the backend's
+  // user data); none for an unknown client or a server without tokens.
+  std::optional<transport::PeerIdentity> identity_of(ClientId client) const;
   std::optional<transport::Address> local_address() const { return transport_->local_address(); }
 
  private:

@@ -12,14 +12,62 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "tickwire/core/peer_id.h"
 #include "tickwire/core/result.h"
 #include "tickwire/core/time.h"
 #include "tickwire/transport/address.h"
+#include "tickwire/transport/connect_token.h"
 #include "tickwire/transport/transport.h"
 
 namespace tickwire::transport {
+
+// Address validation (connect_challenge.h): both ends must agree, and it is
+// on by default. The limits apply on the accepting side.
+struct AddressValidationConfig {
+  bool enabled = true;
+  // Addresses that passed the challenge but have not completed ENet's
+  // connect yet, in all and per IP address. A validated address that has
+  // not connected within admission_lifetime is forgotten.
+  std::size_t max_pending = 256;
+  std::size_t max_pending_per_host = 4;
+  Duration admission_lifetime = Duration::seconds(5);
+  // HELLOs answered per second, in all: the cost of a flood of them is
+  // bounded, and honest clients retry.
+  std::uint32_t max_challenges_per_second = 20000;
+  // The connecting side resends its HELLO or RESPONSE this often until
+  // answered, giving up after EnetConfig::timeout.
+  Duration retry_interval = Duration::millis(250);
+  // Accepting side: when set, only clients presenting a connect token that
+  // opens under this key, has not expired and names token_address are let
+  // in. token_address is the address the backend lists for this server.
+  std::optional<TokenKey> token_key;
+  std::optional<Address> token_address;
+  // Connecting side: the token from the game's backend, sent with every
+  // connect this transport makes; empty for a server without tokens.
+  std::vector<std::uint8_t> connect_token;
+};
+
+// What address validation saw, for operators and tests. "Unvalidated"
+// counts datagrams from, and answers to, addresses that had not proven
+// they receive at their address: the ratio of the two is the server's
+// amplification factor and is never above 1.
+struct ValidationStats {
+  std::uint64_t unvalidated_datagrams_in = 0;
+  std::uint64_t unvalidated_bytes_in = 0;
+  std::uint64_t unvalidated_bytes_out = 0;
+  std::uint64_t challenges_sent = 0;
+  std::uint64_t challenges_over_budget = 0;  // HELLOs dropped unanswered
+  std::uint64_t bad_cookies = 0;             // RESPONSEs with a wrong or stale cookie, dropped
+  std::uint64_t malformed = 0;               // challenge datagrams that did not decode
+  std::uint64_t connects_dropped = 0;        // ENet connects from unvalidated addresses
+  std::uint64_t admitted = 0;
+  std::uint64_t denied = 0;
+  std::uint64_t pending_full = 0;  // RESPONSEs left unanswered while the pending limits were reached
+  std::uint64_t pending = 0;       // admitted, not yet connected, now
+  std::uint64_t pending_peak = 0;
+};
 
 struct EnetConfig {
   // None: a client host on an ephemeral port of every local interface.
@@ -41,6 +89,7 @@ struct EnetConfig {
   // Bytes per second; 0 lets ENet assume unlimited bandwidth.
   std::uint32_t incoming_bandwidth = 0;
   std::uint32_t outgoing_bandwidth = 0;
+  AddressValidationConfig validation;
 };
 
 class EnetTransport final : public Transport {
@@ -71,8 +120,18 @@ class EnetTransport final : public Transport {
   // network has nothing to wait for.
   void wait_for_traffic(Duration max_wait);
 
- private:
+  ValidationStats validation_stats() const;
+
+  // The token sent with later connects (a client refreshing its token
+  // before reconnecting).
+  // Fails with kInvalidArgument over challenge::kMaxTokenSize.
+  Result<void> set_connect_token(std::vector<std::uint8_t> token);
+
+  // Defined in the source file only; public so that ENet's callbacks there
+  // can name it.
   struct Impl;
+
+ private:
   explicit EnetTransport(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

@@ -35,16 +35,29 @@ enum class DisconnectReason : std::uint32_t {
   kHandshakeTimeout = 8,  // connected at transport level, never said hello
   kKicked = 9,
   kConnectFailed = 10,  // could not reach the remote host
+  kFlooding = 11,       // sent far more packets than any honest client
+  kTokenInvalid = 12,   // the connect token did not open with the server's key or names another server
+  kTokenExpired = 13,
+  kTokenReused = 14,         // the token was already used from another address
+  kTooManyConnections = 15,  // too many connections or pending connects from one address, or in all
+  kTokenRequired = 16,       // the server admits only clients with a connect token
 };
 
 const char* to_string(DisconnectReason reason);
 DisconnectReason disconnect_reason_from_wire(std::uint32_t code);
+
+// Who a connect token says the peer is (see connect_token.h).
+struct PeerIdentity {
+  std::uint64_t client_id = 0;
+  std::vector<std::uint8_t> user_data;
+};
 
 struct TransportEvent {
   enum class Type : std::uint8_t { kConnected, kReceived, kDisconnected };
   Type type = Type::kReceived;
   PeerId peer;
   Address address;                                       // kConnected
+  std::optional<PeerIdentity> identity;                  // kConnected, when the peer presented a token
   Delivery delivery = Delivery::kUnreliable;             // kReceived
   std::vector<std::uint8_t> data;                        // kReceived
   DisconnectReason reason = DisconnectReason::kUnknown;  // kDisconnected
