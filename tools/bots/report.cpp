@@ -1,35 +1,17 @@
 #include "report.h"
 
 #include <cmath>
-#include <cstdarg>
-#include <cstdio>
 #include <sstream>
 
+#include "report_text.h"
 #include "tickwire/core/logging.h"
 
 namespace tickwire::bots {
 namespace {
 
-std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string format(const char* fmt, ...) {
-  char buffer[512];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(buffer, sizeof buffer, fmt, args);
-  va_end(args);
-  return buffer;
-}
-
-unsigned long long ull(std::uint64_t v) { return static_cast<unsigned long long>(v); }
-
-// A number as JSON allows it: NaN and infinities, which it does not, as 0.
-std::string number(double v) {
-  if (!std::isfinite(v)) return "0";
-  std::ostringstream out;
-  out.precision(10);
-  out << v;
-  return out.str();
-}
+using tools::format;
+using tools::json_number;
+using tools::ull;
 
 std::string quoted(const std::string& s) { return "\"" + json_escape(s) + "\""; }
 
@@ -42,7 +24,7 @@ class Fields {
     first_ = false;
     return *this;
   }
-  Fields& num(const std::string& key, double v) { return raw(key, number(v)); }
+  Fields& num(const std::string& key, double v) { return raw(key, json_number(v)); }
   Fields& count(const std::string& key, std::uint64_t v) { return raw(key, std::to_string(v)); }
   Fields& text(const std::string& key, const std::string& v) { return raw(key, quoted(v)); }
 

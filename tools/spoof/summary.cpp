@@ -1,35 +1,19 @@
 #include "summary.h"
 
 #include <cmath>
-#include <cstdarg>
-#include <cstdio>
 #include <sstream>
+
+#include "report_text.h"
 
 namespace tickwire::spoof {
 namespace {
 
+using tools::format;
+using tools::json_number;
+using tools::ull;
+
 double ratio(std::uint64_t numerator, std::uint64_t denominator) {
   return denominator == 0 ? 0.0 : static_cast<double>(numerator) / static_cast<double>(denominator);
-}
-
-std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string format(const char* fmt, ...) {
-  char buffer[512];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(buffer, sizeof buffer, fmt, args);
-  va_end(args);
-  return buffer;
-}
-
-unsigned long long ull(std::uint64_t v) { return static_cast<unsigned long long>(v); }
-
-std::string number(double v) {
-  if (!std::isfinite(v)) return "0";
-  std::ostringstream out;
-  out.precision(10);
-  out << v;
-  return out.str();
 }
 
 std::string counter_json(const Counter& c) {
@@ -102,23 +86,24 @@ std::string summary_text(const AttackConfig& config, const AttackResult& result,
 std::string summary_json(const AttackConfig& config, const AttackResult& result, const Summary& summary) {
   std::ostringstream out;
   out << "{\"target\":\"" << config.target.to_string() << "\",\"seed\":" << config.seed
-      << ",\"rate_requested\":" << number(config.rate) << ",\"rate_achieved\":" << number(summary.achieved_rate)
-      << ",\"sources\":" << config.sources << ",\"duration_s\":" << number(config.duration_s)
-      << ",\"sending_s\":" << number(std::chrono::duration<double>(result.sending_time).count()) << ",\"mix\":["
+      << ",\"rate_requested\":" << json_number(config.rate)
+      << ",\"rate_achieved\":" << json_number(summary.achieved_rate) << ",\"sources\":" << config.sources
+      << ",\"duration_s\":" << json_number(config.duration_s)
+      << ",\"sending_s\":" << json_number(std::chrono::duration<double>(result.sending_time).count()) << ",\"mix\":["
       << mix_text(config, true) << "],\"stopped_early\":" << (result.stopped_early ? "true" : "false")
-      << ",\"cpu_user_s\":" << number(result.cpu_user_s) << ",\"cpu_sys_s\":" << number(result.cpu_system_s)
+      << ",\"cpu_user_s\":" << json_number(result.cpu_user_s) << ",\"cpu_sys_s\":" << json_number(result.cpu_system_s)
       << ",\"attempts\":" << result.attempts << ",\"send_errors\":" << result.send_errors << ",\"sent\":{";
   for (Kind kind : kAllKinds)
     out << "\"" << to_string(kind) << "\":" << counter_json(result.sent_by_kind[index_of(kind)]) << ",";
   out << "\"total\":" << counter_json(summary.sent) << "},\"received\":" << counter_json(summary.received)
       << ",\"sources_answered\":" << summary.sources_answered
-      << ",\"max_source_ratio\":" << number(summary.max_source_ratio) << ",\"max_ratio_source\":";
+      << ",\"max_source_ratio\":" << json_number(summary.max_source_ratio) << ",\"max_ratio_source\":";
   if (summary.max_ratio_source) {
     out << "\"" << summary.max_ratio_source->to_string() << "\"";
   } else {
     out << "null";
   }
-  out << ",\"overall_ratio\":" << number(summary.overall_ratio) << "}\n";
+  out << ",\"overall_ratio\":" << json_number(summary.overall_ratio) << "}\n";
   return out.str();
 }
 

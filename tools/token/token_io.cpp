@@ -61,16 +61,7 @@ Result<void> write_with_flags(const std::string& path, std::string_view text, in
 
 }  // namespace
 
-std::string to_hex(const Bytes& bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * bytes.size());
-  for (std::uint8_t b : bytes) {
-    out.push_back(kDigits[b >> 4]);
-    out.push_back(kDigits[b & 0x0F]);
-  }
-  return out;
-}
+std::string to_hex(const Bytes& bytes) { return transport::to_hex(bytes); }
 
 Result<Bytes> from_hex(std::string_view text, std::string_view what) {
   text = trim(text);
@@ -104,13 +95,7 @@ Result<void> write_private_file(const std::string& path, std::string_view text) 
   return write_with_flags(path, text, O_CREAT | O_TRUNC);
 }
 
-Result<transport::TokenKey> load_key(const std::string& path) {
-  auto text = read_file(path);
-  if (!text) return text.error();
-  auto key = transport::TokenKey::from_hex(*text);
-  if (!key) return invalid(path + ": " + key.error().detail);
-  return key;
-}
+Result<transport::TokenKey> load_key(const std::string& path) { return transport::TokenKey::load(path); }
 
 Result<Bytes> load_token(const std::string& argument) {
   if (argument.empty() || argument.front() != '@') return from_hex(argument, "token");

@@ -246,7 +246,7 @@ Result<TokenKey> TokenKey::from_hex(std::string_view text) {
   return key;
 }
 
-std::string TokenKey::to_hex() const {
+std::string to_hex(std::span<const std::uint8_t> bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string out;
   out.reserve(2 * bytes.size());
@@ -256,6 +256,8 @@ std::string TokenKey::to_hex() const {
   }
   return out;
 }
+
+std::string TokenKey::to_hex() const { return transport::to_hex(bytes); }
 
 const char* to_string(TokenStatus status) {
   switch (status) {

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <deque>
 #include <limits>
 #include <string>
@@ -15,6 +16,7 @@
 
 #include "address_validator.h"
 #include "challenge_client.h"
+#include "enet_guard.h"
 
 namespace tickwire::transport {
 namespace {
@@ -127,18 +129,32 @@ std::int64_t unix_now() {
 // True for an ENet datagram that names no peer: a CONNECT, or the goodbye
 // of a peer whose connect never completed. Only these can make ENet
 // allocate a peer or answer a source it does not know.
-bool addressed_to_no_peer(std::span<const std::uint8_t> datagram) {
-  if (datagram.size() < 2) return false;
+// The peer slot an ENet datagram is addressed to (its header's peer id).
+std::size_t peer_id_of(std::span<const std::uint8_t> datagram) {
+  if (datagram.size() < 2) return ENET_PROTOCOL_MAXIMUM_PEER_ID;
   const auto header = static_cast<std::uint16_t>((datagram[0] << 8) | datagram[1]);
-  const auto peer_id =
-      static_cast<std::uint16_t>(header & ~(ENET_PROTOCOL_HEADER_FLAG_MASK | ENET_PROTOCOL_HEADER_SESSION_MASK));
-  return peer_id == ENET_PROTOCOL_MAXIMUM_PEER_ID;
+  constexpr unsigned kNotPeerBits = ENET_PROTOCOL_HEADER_FLAG_MASK | ENET_PROTOCOL_HEADER_SESSION_MASK;
+  return header & ~kNotPeerBits & 0xFFFFu;
 }
+
+bool addressed_to_no_peer(std::span<const std::uint8_t> datagram) {
+  return datagram.size() >= 2 && peer_id_of(datagram) == ENET_PROTOCOL_MAXIMUM_PEER_ID;
+}
+
+// ENet allocates reassembly buffers without clearing them, so a message
+// whose fragments did not cover it would carry stale heap bytes. The
+// fragment guard refuses such fragments; zeroed memory is the second line.
+void* ENET_CALLBACK zeroed_malloc(size_t size) { return std::calloc(1, size); }
 
 Result<void> initialize_enet() {
   // A no-op on Unix and reference counted (WSAStartup) on Windows. It is
   // never undone: other transports may still be alive at any destructor.
-  static const int result = enet_initialize();
+  static const int result = [] {
+    ENetCallbacks callbacks{};
+    callbacks.malloc = zeroed_malloc;
+    callbacks.free = std::free;
+    return enet_initialize_with_callbacks(ENET_VERSION, &callbacks);
+  }();
   if (result != 0) return make_error(ErrorCode::kIo, "enet_initialize failed");
   return {};
 }
@@ -166,6 +182,8 @@ struct EnetTransport::Impl {
   std::unordered_map<std::uint32_t, std::size_t> peers_at_host;
   std::deque<TransportEvent> queued;  // events decided outside ENet's own
   ChallengeClient::Actions actions;   // scratch, reused
+  std::vector<PeerId> hostile;        // peers the fragment guard caught, closed after servicing
+  std::uint64_t hostile_datagrams = 0;
   Time next_expiry;
 
   ~Impl() {
@@ -323,11 +341,38 @@ struct EnetTransport::Impl {
       on_challenge_datagram(datagram, from);
       return 1;
     }
-    if (validator && addressed_to_no_peer(datagram) && !may_reach_connect_path(from, monotonic_now())) {
-      validator->count_dropped_connect(datagram.size());
-      return 1;
+    if (addressed_to_no_peer(datagram)) {
+      if (validator && !may_reach_connect_path(from, monotonic_now())) {
+        validator->count_dropped_connect(datagram.size());
+        return 1;
+      }
+      return 0;
     }
-    return 0;
+    return guard_fragments(datagram, from);
+  }
+
+  // Drops a datagram from a connected peer that carries fragments no
+  // honest ENet sender makes (enet_guard.h), and closes the peer.
+  int guard_fragments(std::span<const std::uint8_t> datagram, Endpoint from) {
+    const std::size_t slot = peer_id_of(datagram);
+    if (slot >= host->peerCount) return 0;  // ENet drops it
+    ENetPeer* peer = &host->peers[slot];
+    // Only the peer's own address may get it closed; ENet ignores the rest.
+    if (!(endpoint_of(peer->address) == from)) return 0;
+    if (fragments_are_honest(datagram, peer->mtu)) return 0;
+    ++hostile_datagrams;
+    const PeerId id = data_to_id(peer->data);
+    if (find_open(id) != nullptr) hostile.push_back(id);
+    return 1;
+  }
+
+  void close_hostile() {
+    for (const PeerId id : hostile) {
+      if (find_open(id) == nullptr) continue;
+      close(id, DisconnectReason::kProtocolError);
+      queued.push_back(disconnected_event(id, DisconnectReason::kProtocolError));
+    }
+    hostile.clear();
   }
 
   void on_challenge_datagram(std::span<const std::uint8_t> datagram, Endpoint from) {
@@ -412,6 +457,23 @@ int service(EnetTransport::Impl& impl, ENetEvent* event) {
   const int result = enet_host_service(impl.host, event, 0);
   g_servicing = outer;
   return result;
+}
+
+// One ENet event, if any. ENet ends a receive pass at an empty datagram (it
+// reads length 0 as "nothing more") or at one over its buffer (an error),
+// so a peer sending those could make every poll stop after one datagram;
+// keep servicing while the socket still holds data, within a bound so that
+// a flood cannot hold the caller here.
+bool service_until_quiet(EnetTransport::Impl& impl, ENetEvent* event) {
+  constexpr int kMaxPasses = 64;
+  for (int pass = 0; pass < kMaxPasses; ++pass) {
+    if (service(impl, event) > 0) return true;
+    enet_uint32 condition = ENET_SOCKET_WAIT_RECEIVE;
+    if (enet_socket_wait(impl.host->socket, &condition, 0) != 0 || (condition & ENET_SOCKET_WAIT_RECEIVE) == 0) {
+      return false;
+    }
+  }
+  return false;
 }
 
 Result<void> check_validation_config(const AddressValidationConfig& v) {
@@ -553,9 +615,10 @@ std::optional<TransportEvent> EnetTransport::poll(Time /*now*/) {
   // Each service call yields at most one ENet event; events for peers we
   // closed ourselves are swallowed, so keep going until one survives or
   // ENet has nothing more. Timeout 0: never blocks.
-  while (impl_->queued.empty() && service(*impl_, &event) > 0) {
+  while (impl_->queued.empty() && service_until_quiet(*impl_, &event)) {
     if (auto out = impl_->translate(event)) return out;
   }
+  impl_->close_hostile();
   // Answers read during the service calls may have accepted or refused a
   // connect; start the accepted ones now rather than a poll later.
   if (!impl_->actions.send.empty() || !impl_->actions.done.empty()) {
@@ -592,7 +655,9 @@ std::optional<Address> EnetTransport::local_address() const {
 const TransportLimits& EnetTransport::limits() const { return impl_->config.limits; }
 
 ValidationStats EnetTransport::validation_stats() const {
-  return impl_->validator ? impl_->validator->stats() : ValidationStats{};
+  ValidationStats stats = impl_->validator ? impl_->validator->stats() : ValidationStats{};
+  stats.hostile_datagrams = impl_->hostile_datagrams;
+  return stats;
 }
 
 Result<void> EnetTransport::set_connect_token(std::vector<std::uint8_t> token) {

@@ -28,6 +28,10 @@ inline constexpr std::size_t kTokenKeySize = 32;
 inline constexpr std::size_t kMaxTokenServers = 8;
 inline constexpr std::size_t kMaxTokenUserData = 256;
 
+// Lower-case hexadecimal, two digits a byte: how keys and tokens travel in
+// files, command lines and backends' configuration.
+std::string to_hex(std::span<const std::uint8_t> bytes);
+
 struct TokenKey {
   std::array<std::uint8_t, kTokenKeySize> bytes{};
 

@@ -67,6 +67,9 @@ struct ValidationStats {
   std::uint64_t pending_full = 0;  // RESPONSEs left unanswered while the pending limits were reached
   std::uint64_t pending = 0;       // admitted, not yet connected, now
   std::uint64_t pending_peak = 0;
+  // Datagrams from connected peers dropped before ENet for fragments no
+  // honest ENet sender makes; each also closes its peer (protocol error).
+  std::uint64_t hostile_datagrams = 0;
 };
 
 struct EnetConfig {
