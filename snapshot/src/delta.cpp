@@ -4,13 +4,79 @@
 
 namespace tickwire::snapshot {
 
+bool Relevancy::operator()(EntityId id, TypeId type) const {
+  if (listed_) return std::binary_search(ids_.begin(), ids_.end(), id);
+  return !predicate_ || predicate_(id, type);
+}
+
+namespace {
+
+// The classification of one entity both states hold, by index in each.
+void diff_pair(const Schema& schema, const WorldState& current, const WorldState& baseline, std::uint32_t i,
+               std::uint32_t j, std::vector<DeltaItem>& items) {
+  const EntityState& c = current.entities()[i];
+  const EntityState& b = baseline.entities()[j];
+  if (c.type != b.type || c.generation != b.generation) {
+    items.push_back({j, DeltaItem::kNone, EntityOp::kRemoved, true});
+    items.push_back({DeltaItem::kNone, i, EntityOp::kSpawned, true});
+    return;
+  }
+  const std::uint16_t stride = schema.type(c.type).stride();
+  const bool same = std::equal(current.code_data(c), current.code_data(c) + stride, baseline.code_data(b));
+  items.push_back({j, i, same ? EntityOp::kUnchanged : EntityOp::kChanged, true});
+}
+
+// diff_states for a listed relevancy: the same merge, over the listed
+// entities of the current state only (found by binary search), so its cost
+// follows what the client sees rather than the size of the world.
+void diff_listed(const Schema& schema, const WorldState& current, const WorldState* baseline,
+                 std::span<const EntityId> listed, std::vector<DeltaItem>& items) {
+  const auto cur = current.entities();
+  const std::span<const EntityState> base = baseline != nullptr ? baseline->entities() : std::span<const EntityState>{};
+  std::size_t k = 0;
+  std::size_t at = 0;
+  // The index in `cur` of the next listed entity the current state holds;
+  // cur.size() after the last.
+  auto next = [&]() -> std::size_t {
+    while (k < listed.size()) {
+      const EntityId id = listed[k++];
+      at = static_cast<std::size_t>(std::lower_bound(cur.begin() + static_cast<std::ptrdiff_t>(at), cur.end(), id,
+                                                     [](const EntityState& e, EntityId v) { return e.id < v; }) -
+                                    cur.begin());
+      if (at < cur.size() && cur[at].id == id) return at;
+    }
+    return cur.size();
+  };
+  std::size_t i = next();
+  std::size_t j = 0;
+  while (i < cur.size() || j < base.size()) {
+    if (j == base.size() || (i < cur.size() && cur[i].id < base[j].id)) {
+      items.push_back({DeltaItem::kNone, static_cast<std::uint32_t>(i), EntityOp::kSpawned, true});
+      i = next();
+    } else if (i == cur.size() || base[j].id < cur[i].id) {
+      items.push_back({static_cast<std::uint32_t>(j), DeltaItem::kNone, EntityOp::kRemoved, true});
+      ++j;
+    } else {
+      diff_pair(schema, current, *baseline, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j), items);
+      i = next();
+      ++j;
+    }
+  }
+}
+
+}  // namespace
+
 void diff_states(const Schema& schema, const WorldState& current, const WorldState* baseline, const Relevancy& relevant,
                  std::vector<DeltaItem>& items) {
   items.clear();
+  if (relevant.listed()) {
+    diff_listed(schema, current, baseline, relevant.ids(), items);
+    return;
+  }
   const auto cur = current.entities();
   const std::span<const EntityState> base = baseline != nullptr ? baseline->entities() : std::span<const EntityState>{};
   items.reserve(cur.size() + base.size());
-  auto visible = [&](const EntityState& e) { return !relevant || relevant(e.id, e.type); };
+  auto visible = [&](const EntityState& e) { return relevant(e.id, e.type); };
   std::size_t i = 0;
   std::size_t j = 0;
   while (i < cur.size() || j < base.size()) {
@@ -24,18 +90,10 @@ void diff_states(const Schema& schema, const WorldState& current, const WorldSta
       ++j;
       continue;
     }
-    const EntityState& c = cur[i];
-    const EntityState& b = base[j];
-    if (!visible(c)) {
+    if (!visible(cur[i])) {
       items.push_back({static_cast<std::uint32_t>(j), DeltaItem::kNone, EntityOp::kRemoved, true});
-    } else if (c.type != b.type || c.generation != b.generation) {
-      items.push_back({static_cast<std::uint32_t>(j), DeltaItem::kNone, EntityOp::kRemoved, true});
-      items.push_back({DeltaItem::kNone, static_cast<std::uint32_t>(i), EntityOp::kSpawned, true});
     } else {
-      const std::uint16_t stride = schema.type(c.type).stride();
-      const bool same = std::equal(current.code_data(c), current.code_data(c) + stride, baseline->code_data(b));
-      items.push_back({static_cast<std::uint32_t>(j), static_cast<std::uint32_t>(i),
-                       same ? EntityOp::kUnchanged : EntityOp::kChanged, true});
+      diff_pair(schema, current, *baseline, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j), items);
     }
     ++i;
     ++j;

@@ -15,6 +15,7 @@ constexpr std::size_t kReuseAfterFree = 1024;
 
 World::World(Schema schema, WorldConfig config) : schema_(std::move(schema)), config_(config) {
   stores_.resize(schema_.type_count());
+  for (const TypeSpec& t : schema_.types()) strides_.push_back(t.stride());
 }
 
 void World::check_type(TypeId type) const {
@@ -24,11 +25,6 @@ void World::check_type(TypeId type) const {
   }
 }
 
-std::optional<TypeId> World::type_of(EntityId id) const {
-  if (!contains(id)) return std::nullopt;
-  return TypeId{entries_[id.value].type};
-}
-
 std::span<const EntityId> World::entities(TypeId type) const {
   if (type.value >= stores_.size()) return {};
   return stores_[type.value].ids;
@@ -36,7 +32,7 @@ std::span<const EntityId> World::entities(TypeId type) const {
 
 EntityId World::spawn(TypeId type) {
   check_type(type);
-  if (live_ >= config_.max_entities) throw std::length_error("World: max_entities are alive");
+  if (live_.size() >= config_.max_entities) throw std::length_error("World: max_entities are alive");
   for (;;) {
     std::uint32_t id = 0;
     if (!free_ids_.empty() && (free_ids_.size() >= kReuseAfterFree || next_id_ >= config_.max_entities)) {
@@ -72,7 +68,12 @@ void World::place(EntityId id, TypeId type) {
   ++e.generation;
   store.ids.push_back(id);
   for (const ComponentSpec& c : spec.components) store.slots.push_back(c.default_slot);
-  ++live_;
+  // New ids usually come last; a mirrored or reused one goes in its place.
+  if (live_.empty() || live_.back() < id) {
+    live_.push_back(id);
+  } else {
+    live_.insert(std::lower_bound(live_.begin(), live_.end(), id), id);
+  }
 }
 
 bool World::despawn(EntityId id) {
@@ -93,7 +94,7 @@ bool World::despawn(EntityId id) {
   store.slots.resize(last * stride);
   e.alive = false;
   queue_free(id.value);
-  --live_;
+  live_.erase(std::lower_bound(live_.begin(), live_.end(), id));
   return true;
 }
 
@@ -112,11 +113,10 @@ void World::clear() {
     if (entries_[i].alive) queue_free(i);
     entries_[i].alive = false;
   }
-  live_ = 0;
+  live_.clear();
 }
 
-const std::uint32_t* World::checked(EntityId id, TypeId type, bool valid, std::uint16_t offset,
-                                    std::size_t count) const {
+void World::throw_bad_access(EntityId id, TypeId type, bool valid) const {
   if (!valid) throw std::invalid_argument("World: invalid field handle");
   if (!contains(id)) throw std::out_of_range("World: no entity " + std::to_string(id.value));
   const Entry& e = entries_[id.value];
@@ -125,10 +125,7 @@ const std::uint32_t* World::checked(EntityId id, TypeId type, bool valid, std::u
                                 schema_.type(TypeId{e.type}).name + "', the field belongs to '" +
                                 schema_.type(type).name + "'");
   }
-  const std::size_t stride = schema_.type(type).stride();
-  if (static_cast<std::size_t>(offset) + count > stride)
-    throw std::invalid_argument("World: field handle out of its type");
-  return stores_[e.type].slots.data() + e.index * stride + offset;
+  throw std::invalid_argument("World: field handle out of its type");
 }
 
 std::span<const std::uint32_t> World::slots(EntityId id) const {

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "snapshot_fixture.h"
@@ -175,6 +176,35 @@ TEST(Delta, RelevancyDecidesWhatAClientSees) {
   show_pebbles = false;
   got = link.send(scene.capture_at(3), false, 0);
   EXPECT_EQ(link.receiver.state(*got)->size(), 10U);
+}
+
+// A listed relevancy classifies exactly as the predicate over the same ids,
+// including listed ids the world no longer holds and entities that left.
+TEST(Delta, ListedRelevancyMatchesItsPredicate) {
+  Scene scene(testing::test_seed("Delta.ListedRelevancyMatchesItsPredicate"), 30);
+  const WorldState before = scene.capture_at(1);
+  scene.step();
+  scene.world.despawn(scene.things[3]);
+  scene.world.despawn(scene.pebbles[7]);
+  scene.world.spawn(scene.k.thing);
+  const WorldState after = scene.capture_at(2);
+  std::vector<EntityId> listed;
+  for (std::uint32_t id = 0; id < scene.world.id_limit() + 5; id += 3) listed.push_back(EntityId{id});
+  const Relevancy predicate = [&](EntityId id, TypeId) {
+    return std::binary_search(listed.begin(), listed.end(), id);
+  };
+  for (const WorldState* baseline : {static_cast<const WorldState*>(nullptr), &before}) {
+    std::vector<DeltaItem> expected;
+    std::vector<DeltaItem> got;
+    diff_states(scene.k.schema, after, baseline, predicate, expected);
+    diff_states(scene.k.schema, after, baseline, Relevancy::of_ids(listed), got);
+    ASSERT_EQ(got.size(), expected.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      EXPECT_EQ(got[i].base, expected[i].base) << i;
+      EXPECT_EQ(got[i].current, expected[i].current) << i;
+      EXPECT_EQ(got[i].op, expected[i].op) << i;
+    }
+  }
 }
 
 // Encodes the same motion with and without the prediction steps.

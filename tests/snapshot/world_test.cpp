@@ -106,6 +106,21 @@ TEST(World, IteratesInIdOrderAndCopiesAsAValue) {
   EXPECT_EQ(w.get(ids[0], k.health), 42);
 }
 
+TEST(World, ListsIdsInOrderWhateverOrderTheyCameIn) {
+  const KitchenSink k;
+  World w(k.schema, WorldConfig{80000});
+  ASSERT_TRUE(w.spawn_at(EntityId{70000}, k.thing));
+  ASSERT_TRUE(w.spawn_at(EntityId{5}, k.pebble));
+  const EntityId first = w.spawn(k.thing);
+  ASSERT_TRUE(w.spawn_at(EntityId{9}, k.thing));
+  EXPECT_EQ(std::vector<EntityId>(w.ids().begin(), w.ids().end()),
+            (std::vector<EntityId>{first, EntityId{5}, EntityId{9}, EntityId{70000}}));
+  w.despawn(EntityId{9});
+  w.clear();
+  EXPECT_TRUE(w.ids().empty());
+  EXPECT_EQ(w.size(), 0U);
+}
+
 TEST(World, CopiesSelectedEntitiesForRollback) {
   const KitchenSink k;
   World server(k.schema);

@@ -73,14 +73,12 @@ const Input* input_of(std::span<const PlayerInput> inputs, std::uint32_t owner) 
   return nullptr;
 }
 
-struct PlatformMove {
-  Vec2 before;
-  Vec2 delta;
-};
+using PlatformMove = StepScratch::PlatformMove;
+using Shot = StepScratch::Shot;
 
-std::vector<PlatformMove> move_platforms(snapshot::World& world, Tick tick, const Schema& s,
-                                         const prediction::SimContext& ctx) {
-  std::vector<PlatformMove> moves;
+void move_platforms(snapshot::World& world, Tick tick, const Schema& s, const prediction::SimContext& ctx,
+                    std::vector<PlatformMove>& moves) {
+  moves.clear();
   for (EntityId id : world.entities(s.platform_type)) {
     if (!ctx.simulates(id)) continue;
     const Vec2 before = world.get(id, s.platform_position);
@@ -88,18 +86,11 @@ std::vector<PlatformMove> move_platforms(snapshot::World& world, Tick tick, cons
     world.set(id, s.platform_position, after);
     moves.push_back({before, sub(after, before)});
   }
-  return moves;
 }
 
 bool on_platform(Vec2 p, Vec2 platform) {
   return std::fabs(p.x - platform.x) <= kPlatformHalfWidth && std::fabs(p.y - platform.y) <= kPlatformHalfWidth;
 }
-
-struct Shot {
-  Vec2 position;
-  Vec2 velocity;
-  std::uint32_t owner;
-};
 
 void step_player(snapshot::World& world, EntityId id, const Input* in, const std::vector<PlatformMove>& platforms,
                  std::vector<Shot>& shots, const Schema& s) {
@@ -142,33 +133,56 @@ void step_player(snapshot::World& world, EntityId id, const Input* in, const std
 }
 
 // Overlapping players push each other apart, half each, in id order so
-// every machine resolves the same pairs the same way.
-void resolve_pushes(snapshot::World& world, const Schema& s, const prediction::SimContext& ctx) {
-  std::vector<EntityId> players(world.entities(s.player_type).begin(), world.entities(s.player_type).end());
-  std::sort(players.begin(), players.end());
+// every machine resolves the same pairs the same way. `players` is sorted
+// by id; positions are read once and kept in step with the world.
+void resolve_pushes(snapshot::World& world, const Schema& s, const prediction::SimContext& ctx,
+                    std::span<const EntityId> players, std::vector<Vec2>& positions) {
+  positions.clear();
+  for (const EntityId id : players) positions.push_back(world.get(id, s.player_position));
+  constexpr float kDiameter = 2.0F * kPlayerRadius;
   for (std::size_t i = 0; i < players.size(); ++i) {
     for (std::size_t j = i + 1; j < players.size(); ++j) {
-      Vec2 a = world.get(players[i], s.player_position);
-      Vec2 b = world.get(players[j], s.player_position);
+      Vec2 a = positions[i];
+      Vec2 b = positions[j];
       const Vec2 d = sub(b, a);
+      // A diameter apart on either axis, the length below is at least one
+      // too: skip the square root for the pairs that are far apart.
+      if (std::fabs(d.x) >= kDiameter || std::fabs(d.y) >= kDiameter) continue;
       const float dist = length(d);
-      const float overlap = 2.0F * kPlayerRadius - dist;
+      const float overlap = kDiameter - dist;
       if (overlap <= 0.0F) continue;
       const Vec2 n = dist > 1e-4F ? scale(d, 1.0F / dist) : Vec2{1.0F, 0.0F};
       a = clamp_to_arena(sub(a, scale(n, overlap * 0.5F)), kPlayerRadius);
       b = clamp_to_arena(add(b, scale(n, overlap * 0.5F)), kPlayerRadius);
       // A client moves only what it predicts; the other half of the push is
       // the server's to decide.
-      if (ctx.simulates(players[i])) world.set(players[i], s.player_position, a);
-      if (ctx.simulates(players[j])) world.set(players[j], s.player_position, b);
+      if (ctx.simulates(players[i])) {
+        world.set(players[i], s.player_position, a);
+        positions[i] = a;
+      }
+      if (ctx.simulates(players[j])) {
+        world.set(players[j], s.player_position, b);
+        positions[j] = b;
+      }
     }
   }
 }
 
-void step_projectiles(snapshot::World& world, Tick tick, const Schema& s, const prediction::SimContext& ctx) {
-  std::vector<EntityId> gone;
-  std::vector<EntityId> projectiles(world.entities(s.projectile_type).begin(), world.entities(s.projectile_type).end());
+// Projectiles fly, expire, and hit every player of another owner within
+// reach, players in id order. The players stand still meanwhile except
+// those a hit sends back to the centre, so a grid of where they stood finds
+// the candidates and the few that moved are looked at apart.
+void step_projectiles(snapshot::World& world, Tick tick, const Schema& s, const prediction::SimContext& ctx,
+                      std::span<const EntityId> players, std::span<const Vec2> positions, StepScratch& scratch) {
+  std::vector<EntityId>& gone = scratch.gone;
+  gone.clear();
+  std::vector<EntityId>& projectiles = scratch.projectiles;
+  projectiles.assign(world.entities(s.projectile_type).begin(), world.entities(s.projectile_type).end());
   std::sort(projectiles.begin(), projectiles.end());
+  // Built on first need: a client simulates only its own projectiles.
+  bool grid_built = false;
+  // Beyond the radius: a length computed in floats may round down to it.
+  constexpr float kReach = kPlayerRadius + 1e-3F;
   for (EntityId id : projectiles) {
     if (!ctx.simulates(id)) continue;
     const Vec2 p = add(world.get(id, s.projectile_position), scale(world.get(id, s.projectile_velocity), kDt));
@@ -181,15 +195,33 @@ void step_projectiles(snapshot::World& world, Tick tick, const Schema& s, const 
     }
     world.set(id, s.projectile_position, p);
     const auto owner = world.get(id, s.projectile_key.owner);
-    world.for_each([&](EntityId target) {
-      if (world.type_of(target) != s.player_type || world.get(target, s.player_owner) == owner) return;
-      if (length(sub(world.get(target, s.player_position), p)) > kPlayerRadius) return;
+    if (!grid_built) {
+      scratch.player_grid.build(positions);
+      scratch.moved.assign(players.size(), 0);
+      scratch.moved_list.clear();
+      grid_built = true;
+    }
+    std::vector<std::uint32_t>& candidates = scratch.candidates;
+    candidates.clear();
+    scratch.player_grid.near(p, kReach, [&](std::uint32_t i) {
+      if (scratch.moved[i] == 0) candidates.push_back(i);
+    });
+    candidates.insert(candidates.end(), scratch.moved_list.begin(), scratch.moved_list.end());
+    std::sort(candidates.begin(), candidates.end());  // players' order is id order
+    for (const std::uint32_t i : candidates) {
+      const EntityId target = players[i];
+      if (world.get(target, s.player_owner) == owner) continue;
+      if (length(sub(world.get(target, s.player_position), p)) > kPlayerRadius) continue;
       if (std::find(gone.begin(), gone.end(), id) == gone.end()) gone.push_back(id);
-      if (!ctx.simulates(target)) return;  // another machine's player: the server decides the damage
+      if (!ctx.simulates(target)) continue;  // another machine's player: the server decides the damage
       const auto health = world.get(target, s.player_health) - kProjectileDamage;
       world.set(target, s.player_health, health > 0 ? health : kMaxHealth);  // respawn at full health
-      if (health <= 0) world.set(target, s.player_position, Vec2{});
-    });
+      if (health <= 0) {
+        world.set(target, s.player_position, Vec2{});
+        if (scratch.moved[i] == 0) scratch.moved_list.push_back(i);
+        scratch.moved[i] = 1;
+      }
+    }
   }
   for (EntityId id : gone) world.despawn(id);
 }
@@ -243,21 +275,25 @@ std::optional<EntityId> find_player(const snapshot::World& world, std::uint32_t 
 
 void Game::simulate(snapshot::World& world, Tick tick, const prediction::Inputs& inputs, prediction::SimContext& ctx) {
   const Schema& s = arena::schema();
-  std::vector<PlayerInput> decoded;
-  for (const prediction::PlayerInput& in : inputs.all()) decoded.push_back({in.player.value, from_record(*in.input)});
+  StepScratch& scratch = step_;
+  scratch.decoded.clear();
+  for (const prediction::PlayerInput& in : inputs.all()) {
+    scratch.decoded.push_back({in.player.value, from_record(*in.input)});
+  }
 
-  const auto platforms = move_platforms(world, tick, s, ctx);
-  std::vector<EntityId> players(world.entities(s.player_type).begin(), world.entities(s.player_type).end());
+  move_platforms(world, tick, s, ctx, scratch.platforms);
+  std::vector<EntityId>& players = scratch.players;
+  players.assign(world.entities(s.player_type).begin(), world.entities(s.player_type).end());
   std::sort(players.begin(), players.end());
-  std::vector<Shot> shots;
+  scratch.shots.clear();
   for (EntityId id : players) {
     if (!ctx.simulates(id)) continue;
     const auto owner = static_cast<std::uint32_t>(world.get(id, s.player_owner));
-    step_player(world, id, input_of(decoded, owner), platforms, shots, s);
+    step_player(world, id, input_of(scratch.decoded, owner), scratch.platforms, scratch.shots, s);
   }
-  resolve_pushes(world, s, ctx);
-  step_projectiles(world, tick, s, ctx);
-  for (const Shot& shot : shots) {
+  resolve_pushes(world, s, ctx, players, scratch.positions);
+  step_projectiles(world, tick, s, ctx, players, scratch.positions, scratch);
+  for (const Shot& shot : scratch.shots) {
     const EntityId p = ctx.spawn(world, s.projectile_type, s.projectile_key, prediction::PlayerId{shot.owner});
     world.set(p, s.projectile_position, clamp_to_arena(shot.position, 0.01F));
     world.set(p, s.projectile_velocity, shot.velocity);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "tickwire/arena/arena.h"
 
@@ -41,30 +42,101 @@ void Game::player_left(snapshot::World& world, prediction::PlayerId player) {
 
 void Game::before_snapshots(const snapshot::World& world) {
   positions_.clear();
+  position_ids_.clear();
+  players_by_owner_.clear();
   if (config_.nearest_entities == 0 || world.size() <= config_.nearest_entities) return;
-  world.for_each([&](EntityId id) { positions_.emplace_back(id, position_of(world, id)); });
+  for (const EntityId id : world.ids()) {
+    position_ids_.push_back(id);
+    positions_.push_back(position_of(world, id));
+  }
+  entity_grid_.build(positions_);
+  // find_player's answer for every owner at once: the first player of the
+  // owner in entities() order, which a stable sort keeps first.
+  const Schema& s = arena::schema();
+  for (const EntityId id : world.entities(s.player_type)) {
+    players_by_owner_.emplace_back(static_cast<std::uint32_t>(world.get(id, s.player_owner)), id);
+  }
+  std::stable_sort(players_by_owner_.begin(), players_by_owner_.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+}
+
+std::optional<EntityId> Game::player_of(std::uint32_t owner) const {
+  const auto key = owner % 65536;
+  const auto it = std::lower_bound(players_by_owner_.begin(), players_by_owner_.end(), key,
+                                   [](const auto& entry, std::uint32_t v) { return entry.first < v; });
+  if (it == players_by_owner_.end() || it->first != key) return std::nullopt;
+  return it->second;
 }
 
 snapshot::Relevancy Game::relevancy(const snapshot::World& world, prediction::PlayerId player) {
   if (config_.nearest_entities == 0 || world.size() <= config_.nearest_entities) return {};
-  const auto me = find_player(world, player.value);
-  if (!me) return {};
   if (positions_.empty()) before_snapshots(world);  // a caller that skipped the hook
+  const auto me = player_of(player.value);
+  if (!me) return {};
   const Vec2 centre = world.get(*me, arena::schema().player_position);
-  by_distance_.clear();
-  // Squared distances order the same and need no square root.
-  for (const auto& [id, p] : positions_) {
-    const float dx = p.x - centre.x;
-    const float dy = p.y - centre.y;
-    by_distance_.emplace_back(dx * dx + dy * dy, id);
-  }
-  const auto keep = static_cast<std::ptrdiff_t>(config_.nearest_entities);
-  std::nth_element(by_distance_.begin(), by_distance_.begin() + keep - 1, by_distance_.end());
-  relevant_.assign(world.id_limit(), 0);
-  for (auto it = by_distance_.begin(); it != by_distance_.begin() + keep; ++it) relevant_[it->second.value] = 1;
-  relevant_[me->value] = 1;
+  nearest(centre, config_.nearest_entities);
+  relevant_.clear();
+  const std::size_t keep = std::min(config_.nearest_entities, by_distance_.size());
+  for (std::size_t k = 0; k < keep; ++k) relevant_.push_back(by_distance_[k].second);
+  relevant_.push_back(*me);
+  std::sort(relevant_.begin(), relevant_.end());
+  relevant_.erase(std::unique(relevant_.begin(), relevant_.end()), relevant_.end());
   // Valid until the next call: the runtime encodes with it at once.
-  return [this](EntityId id, snapshot::TypeId /*type*/) { return id.value < relevant_.size() && relevant_[id.value]; };
+  return snapshot::Relevancy::of_ids(relevant_);
+}
+
+// Leaves in the first `keep` places of by_distance_ the entities with the
+// smallest (squared distance, id): the grid's cells are taken in rings
+// around the centre until no entity outside them can be nearer than the
+// keep-th found so far.
+void Game::nearest(Vec2 centre, std::size_t keep) {
+  by_distance_.clear();
+  const PointGrid& grid = entity_grid_;
+  const int cx = grid.column(centre.x);
+  const int cy = grid.column(centre.y);
+  const auto add = [&](int x, int y) {
+    if (x < 0 || y < 0 || x >= grid.side() || y >= grid.side()) return;
+    for (const std::uint32_t i : grid.cell(x, y)) {
+      // Squared distances order the same and need no square root.
+      const float dx = positions_[i].x - centre.x;
+      const float dy = positions_[i].y - centre.y;
+      by_distance_.emplace_back(dx * dx + dy * dy, position_ids_[i]);
+    }
+  };
+  for (int r = 0;; ++r) {
+    if (r == 0) {
+      add(cx, cy);
+    } else {
+      for (int x = cx - r; x <= cx + r; ++x) {
+        add(x, cy - r);
+        add(x, cy + r);
+      }
+      for (int y = cy - r + 1; y <= cy + r - 1; ++y) {
+        add(cx - r, y);
+        add(cx + r, y);
+      }
+    }
+    const bool everything = cx - r <= 0 && cy - r <= 0 && cx + r >= grid.side() - 1 && cy + r >= grid.side() - 1;
+    if (by_distance_.size() < keep) {
+      if (everything) break;
+      continue;
+    }
+    const auto kth = by_distance_.begin() + static_cast<std::ptrdiff_t>(keep) - 1;
+    std::nth_element(by_distance_.begin(), kth, by_distance_.end());
+    if (everything) return;
+    // The nearest an entity outside the rings can be: the distance to the
+    // rings' edge (a side at the grid's edge has nothing beyond it), less
+    // a margin for the rounding of the squared distances.
+    const float cell = grid.cell_size();
+    const float lo = -kHalfSize;
+    float gap = std::numeric_limits<float>::infinity();
+    if (cx - r > 0) gap = std::min(gap, centre.x - (lo + static_cast<float>(cx - r) * cell));
+    if (cx + r < grid.side() - 1) gap = std::min(gap, lo + static_cast<float>(cx + r + 1) * cell - centre.x);
+    if (cy - r > 0) gap = std::min(gap, centre.y - (lo + static_cast<float>(cy - r) * cell));
+    if (cy + r < grid.side() - 1) gap = std::min(gap, lo + static_cast<float>(cy + r + 1) * cell - centre.y);
+    gap -= 1e-3F;
+    if (gap > 0.0F && kth->first < gap * gap) return;
+  }
 }
 
 std::optional<EntityId> Game::avatar(const snapshot::World& world, prediction::PlayerId player) const {

@@ -4,8 +4,12 @@
 // classifies, then chooses which changes fit the packet (priority.h), then
 // encodes (snapshot_encoder.h).
 
+#include <concepts>
 #include <cstdint>
 #include <functional>
+#include <span>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "tickwire/snapshot/ids.h"
@@ -32,9 +36,39 @@ struct DeltaItem {
   bool send = true;
 };
 
-// Which entities a client sees at all (interest management). Empty means
-// every entity.
-using Relevancy = std::function<bool(EntityId, TypeId)>;
+// Which entities a client sees at all (interest management): every entity
+// (empty, the default), those a predicate accepts, or those of a list. A
+// list lets the delta visit only the listed entities instead of asking
+// about every entity of the world, which is what counts when each of many
+// clients sees a small part of a large world.
+class Relevancy {
+ public:
+  Relevancy() = default;
+  // Any callable as bool(EntityId, TypeId); an empty std::function is empty.
+  template <class Fn>
+    requires(!std::same_as<std::remove_cvref_t<Fn>, Relevancy> && std::is_invocable_r_v<bool, Fn&, EntityId, TypeId>)
+  Relevancy(Fn&& predicate)  // NOLINT(google-explicit-constructor): a predicate is a relevancy
+      : predicate_(std::forward<Fn>(predicate)) {}
+
+  // The entities of `sorted_ids` (increasing, no repeats); the caller keeps
+  // the ids alive for as long as the relevancy is used.
+  static Relevancy of_ids(std::span<const EntityId> sorted_ids) {
+    Relevancy r;
+    r.ids_ = sorted_ids;
+    r.listed_ = true;
+    return r;
+  }
+
+  explicit operator bool() const { return listed_ || static_cast<bool>(predicate_); }
+  bool listed() const { return listed_; }
+  std::span<const EntityId> ids() const { return ids_; }
+  bool operator()(EntityId id, TypeId type) const;
+
+ private:
+  std::function<bool(EntityId, TypeId)> predicate_;
+  std::span<const EntityId> ids_;
+  bool listed_ = false;
+};
 
 // Items in id order over the union of both states. An entity whose type or
 // generation differs from the baseline's (its id was reused) appears twice:

@@ -48,22 +48,29 @@ class World {
   void clear();
 
   bool contains(EntityId id) const { return id.value < entries_.size() && entries_[id.value].alive; }
-  std::optional<TypeId> type_of(EntityId id) const;
+  // Inline: simulations and snapshot code ask it for every entity they touch.
+  std::optional<TypeId> type_of(EntityId id) const {
+    if (!contains(id)) return std::nullopt;
+    return TypeId{entries_[id.value].type};
+  }
   // Bumped at every spawn of the id; 0 for an id never used.
   std::uint32_t generation(EntityId id) const { return id.value < entries_.size() ? entries_[id.value].generation : 0; }
-  std::size_t size() const { return live_; }
+  std::size_t size() const { return live_.size(); }
   // Ids waiting to be handed out again; never more than id_limit().
   std::size_t free_id_count() const { return free_ids_.size(); }
   // One past the highest id ever used: the bound of an id-ordered walk.
   std::uint32_t id_limit() const { return static_cast<std::uint32_t>(entries_.size()); }
   // Live entities of one type, densely, in no particular order.
   std::span<const EntityId> entities(TypeId type) const;
-  // Calls fn(EntityId) for every live entity in id order.
+  // Every live entity in id order. Kept as a list rather than found by
+  // walking every id ever used: a client's world holds a few entities but
+  // ids far apart (its own predicted spawns live above the server's range).
+  std::span<const EntityId> ids() const { return live_; }
+  // Calls fn(EntityId) for every live entity in id order; fn must not spawn
+  // or despawn.
   template <class Fn>
   void for_each(Fn&& fn) const {
-    for (std::uint32_t i = 0; i < entries_.size(); ++i) {
-      if (entries_[i].alive) fn(EntityId{i});
-    }
+    for (const EntityId id : live_) fn(id);
   }
 
   // Throw std::out_of_range for an absent entity and std::invalid_argument
@@ -71,7 +78,7 @@ class World {
   // try_get where an entity may have gone.
   template <class T>
   T get(EntityId id, Field<T> field) const {
-    return FieldValue<T>::load(checked(id, field.type(), field.valid(), field.offset(), FieldValue<T>::kSlots));
+    return FieldValue<T>::load(checked(id, field, FieldValue<T>::kSlots));
   }
   template <class T>
   std::optional<T> try_get(EntityId id, Field<T> field) const {
@@ -80,7 +87,7 @@ class World {
   }
   template <class T>
   void set(EntityId id, Field<T> field, const T& value) {
-    const std::uint32_t* p = checked(id, field.type(), field.valid(), field.offset(), FieldValue<T>::kSlots);
+    const std::uint32_t* p = checked(id, field, FieldValue<T>::kSlots);
     FieldValue<T>::store(const_cast<std::uint32_t*>(p), value);  // NOLINT: our own storage, found through a const path
   }
 
@@ -122,7 +129,21 @@ class World {
     std::vector<EntityId> ids;
   };
 
-  const std::uint32_t* checked(EntityId id, TypeId type, bool valid, std::uint16_t offset, std::size_t count) const;
+  // The slots of a field, after the checks get and set promise. Inline,
+  // as games read and write fields for every entity of every tick; the
+  // throwing path is not.
+  template <class T>
+  const std::uint32_t* checked(EntityId id, Field<T> field, std::size_t count) const {
+    if (field.valid() && contains(id)) {
+      const Entry& e = entries_[id.value];
+      const std::size_t stride = strides_[e.type];
+      if (e.type == field.type().value && field.offset() + count <= stride) {
+        return stores_[e.type].slots.data() + e.index * stride + field.offset();
+      }
+    }
+    throw_bad_access(id, field.type(), field.valid());
+  }
+  [[noreturn]] void throw_bad_access(EntityId id, TypeId type, bool valid) const;
   void check_type(TypeId type) const;
   void place(EntityId id, TypeId type);
   void queue_free(std::uint32_t id);
@@ -131,9 +152,10 @@ class World {
   WorldConfig config_;
   std::vector<Entry> entries_;
   std::vector<Store> stores_;
+  std::vector<std::uint16_t> strides_;  // by type id, copied from the schema
+  std::vector<EntityId> live_;          // sorted
   std::deque<std::uint32_t> free_ids_;
   std::uint32_t next_id_ = 0;
-  std::size_t live_ = 0;
 };
 
 }  // namespace tickwire::snapshot

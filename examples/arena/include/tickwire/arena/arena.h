@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "tickwire/arena/point_grid.h"
 #include "tickwire/core/tick.h"
 #include "tickwire/prediction/game.h"
 #include "tickwire/prediction/net_game.h"
@@ -116,6 +117,31 @@ struct GameConfig {
   float platform_predict_radius = 2.0F * kPlatformHalfWidth + 2.0F;
 };
 
+// What Game::simulate reuses from step to step, so that a step allocates
+// nothing once warm. It carries nothing over: each step refills it.
+struct StepScratch {
+  struct PlatformMove {
+    Vec2 before;
+    Vec2 delta;
+  };
+  struct Shot {
+    Vec2 position;
+    Vec2 velocity;
+    std::uint32_t owner;
+  };
+  std::vector<PlayerInput> decoded;
+  std::vector<PlatformMove> platforms;
+  std::vector<Shot> shots;
+  std::vector<EntityId> players;  // sorted by id
+  std::vector<Vec2> positions;    // of `players`, kept equal to the world's
+  std::vector<EntityId> projectiles;
+  std::vector<EntityId> gone;
+  PointGrid player_grid{kHalfSize, 2.0F};
+  std::vector<std::uint32_t> candidates;  // indices into `players`
+  std::vector<std::uint8_t> moved;        // per player: sent back to the centre by a hit
+  std::vector<std::uint32_t> moved_list;
+};
+
 class Game final : public prediction::NetGame {
  public:
   explicit Game(GameConfig config = {}) : config_(config) {}
@@ -137,11 +163,20 @@ class Game final : public prediction::NetGame {
                           std::vector<EntityId>& out) const override;
 
  private:
+  // find_player, from the table before_snapshots made.
+  std::optional<EntityId> player_of(std::uint32_t owner) const;
+  void nearest(Vec2 centre, std::size_t keep);
+
   GameConfig config_;
-  // Where every entity is this tick, once for all the clients' relevancy.
-  std::vector<std::pair<EntityId, Vec2>> positions_;
+  StepScratch step_;
+  // Where every entity is this tick, once for all the clients' relevancy:
+  // ids in id order, their positions, and a grid of those.
+  std::vector<EntityId> position_ids_;
+  std::vector<Vec2> positions_;
+  PointGrid entity_grid_{kHalfSize, 4.0F};
+  std::vector<std::pair<std::uint32_t, EntityId>> players_by_owner_;  // sorted by owner
   std::vector<std::pair<float, EntityId>> by_distance_;
-  std::vector<std::uint8_t> relevant_;
+  std::vector<EntityId> relevant_;  // sorted
 };
 
 // Conversions between the game's input and its wire record.
