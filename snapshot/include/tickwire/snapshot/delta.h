@@ -46,8 +46,8 @@ class Relevancy {
   Relevancy() = default;
   // Any callable as bool(EntityId, TypeId); an empty std::function is empty.
   template <class Fn>
-    requires(!std::same_as<std::remove_cvref_t<Fn>, Relevancy> && std::is_invocable_r_v<bool, Fn&, EntityId, TypeId>)
-  Relevancy(Fn&& predicate)  // NOLINT(google-explicit-constructor): a predicate is a relevancy
+  requires(!std::same_as<std::remove_cvref_t<Fn>, Relevancy> && std::is_invocable_r_v<bool, Fn&, EntityId, TypeId>)
+      Relevancy(Fn&& predicate)  // NOLINT(google-explicit-constructor): a predicate is a relevancy
       : predicate_(std::forward<Fn>(predicate)) {}
 
   // The entities of `sorted_ids` (increasing, no repeats); the caller keeps

@@ -22,7 +22,9 @@ class PointGrid {
  public:
   // Square cells of `cell_size` over [-half_size, half_size] on both axes.
   PointGrid(float half_size, float cell_size)
-      : half_size_(half_size), cell_size_(cell_size), side_(static_cast<int>(std::ceil(2.0F * half_size / cell_size))) {}
+      : half_size_(half_size),
+        cell_size_(cell_size),
+        side_(static_cast<int>(std::ceil(2.0F * half_size / cell_size))) {}
 
   // Replaces the content with `points`; keeps its allocations.
   void build(std::span<const Vec2> points) {
