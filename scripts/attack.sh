@@ -152,7 +152,7 @@ checks = [
 ]
 print("\nevil bots")
 for e in attack.get("evil", []):
-    print(f'  {e.get("script")}: {e.get("bots")} bots, ended {e.get("ended")}, still connected {e.get("still_connected")}')
+    print(f'  {e["script"]}: {e["bots"]} bots, ended {e["ended_by_reason"]}, still connected {e["still_connected"]}')
 print(f"\nserver peak RSS {peak_rss} KiB; tick p99 (last interval) {last['tick_us_p99']} us; "
       f"overruns {last['ticks_overrun']}")
 print(f'spoofed sources: {spoof["sent"]["total"]["bytes"]} B sent, {spoof["received"]["bytes"]} B got back')
