@@ -8,10 +8,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <initializer_list>
 #include <iterator>
 #include <memory>
+#include <random>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -115,6 +118,20 @@ inline Link connect_pair(Node& server, Node& client) {
   EXPECT_TRUE(up) << "connection did not complete";
   if (!up) return {};
   return Link{*peer, server.of_type(Type::kConnected).back().peer};
+}
+
+inline EnetConfig without_validation(EnetConfig config) {
+  config.validation.enabled = false;
+  return config;
+}
+
+// A randomized test's seed: TICKWIRE_TEST_SEED when set, otherwise fresh;
+// printed either way so a failure can be replayed.
+inline std::uint64_t test_seed() {
+  std::uint64_t seed = std::random_device{}();
+  if (const char* text = std::getenv("TICKWIRE_TEST_SEED")) seed = std::strtoull(text, nullptr, 10);
+  std::printf("random seed %llu (set TICKWIRE_TEST_SEED to replay)\n", static_cast<unsigned long long>(seed));
+  return seed;
 }
 
 }  // namespace tickwire::transport::enet_testing

@@ -71,11 +71,6 @@ class RawSocket {
   std::uint16_t port_ = 0;
 };
 
-EnetConfig without_validation(EnetConfig config) {
-  config.validation.enabled = false;
-  return config;
-}
-
 // The first datagram ENet sends to open a connection, as a real client
 // without validation sends it.
 std::vector<std::uint8_t> capture_enet_connect() {
