@@ -10,12 +10,18 @@
 #
 # Passes when every honest bot stayed connected with late inputs under
 # 0.1%, every evil bot was turned away with its script's reason, the
-# honest RTT p99 stayed within RTT_SLACK of the baseline, and the server
+# honest RTT p99 stayed within RTT_SLACK of the baseline (or within
+# RTT_FLOOR_MS of it, when that is more), and the server
 # sent unvalidated addresses no more bytes than it got from them. Prints
 # the figures, including the server's peak memory.
 #
 #   scripts/attack.sh                        the full run: 5 minutes
-#   scripts/attack.sh --seconds 20 --baseline 10 --rtt-slack 1.0   (CI)
+#   scripts/attack.sh --seconds 20 --baseline 10 --rtt-slack 1.0 --rtt-floor-ms 5   (CI)
+#
+# On loopback the honest RTT is a few milliseconds, most of it the bots'
+# own process reading 32 clients in turn, so a shared CI machine's
+# scheduling alone can move it by more than 10%; the CI run allows that
+# much, the full run does not.
 #
 # Needs a built tree (scripts/setup.sh); BUILD_DIR picks another build.
 set -euo pipefail
@@ -28,8 +34,9 @@ evil_each=8
 spoof_rate=10000
 spoof_sources=256
 rtt_slack=0.10
+rtt_floor_ms=0
 out=build/attack
-usage="usage: scripts/attack.sh [--seconds N] [--baseline N] [--honest N] [--evil-each N] [--spoof-rate N] [--spoof-sources N] [--rtt-slack FRACTION] [--out DIR]"
+usage="usage: scripts/attack.sh [--seconds N] [--baseline N] [--honest N] [--evil-each N] [--spoof-rate N] [--spoof-sources N] [--rtt-slack FRACTION] [--rtt-floor-ms MS] [--out DIR]"
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds=$2 ;;
@@ -39,6 +46,7 @@ while [ $# -gt 0 ]; do
     --spoof-rate) spoof_rate=$2 ;;
     --spoof-sources) spoof_sources=$2 ;;
     --rtt-slack) rtt_slack=$2 ;;
+    --rtt-floor-ms) rtt_floor_ms=$2 ;;
     --out) out=$2 ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
@@ -117,10 +125,10 @@ wait "$spoof_pid" || spoof_status=$?
 server_status=0
 stop_server || server_status=$?
 
-python3 - "$out" "$base_rtt" "$rtt_slack" "$bots_status" "$spoof_status" "$server_status" <<'EOF'
+python3 - "$out" "$base_rtt" "$rtt_slack" "$rtt_floor_ms" "$bots_status" "$spoof_status" "$server_status" <<'EOF'
 import json, sys
-out, base_rtt, slack = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
-bots_status, spoof_status, server_status = (int(x) for x in sys.argv[4:7])
+out, base_rtt, slack, floor_ms = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+bots_status, spoof_status, server_status = (int(x) for x in sys.argv[5:8])
 attack = json.load(open(f"{out}/attack.json"))
 spoof = json.load(open(f"{out}/spoof.json"))
 lines = [json.loads(l) for l in open(f"{out}/attack_stats.jsonl") if l.strip()]
@@ -129,7 +137,7 @@ s = attack["summary"]
 peak_rss = max(l["rss_kb"] for l in lines)
 unval_in, unval_out = last["unvalidated_bytes_in"], last["unvalidated_bytes_out"]
 ratio = unval_out / unval_in if unval_in else 0.0
-rtt_limit = base_rtt * (1.0 + slack)
+rtt_limit = max(base_rtt * (1.0 + slack), base_rtt + floor_ms)
 checks = [
     ("honest bots connected and stayed", s["connected"] == s["bots"] and s["still_connected"] == s["bots"],
      f'{s["still_connected"]}/{s["bots"]}'),
@@ -137,7 +145,8 @@ checks = [
     ("honest late-input rate < 0.1%", s["late_input_fraction"] < 0.001,
      f'{100 * s["late_input_fraction"]:.4f}% of {s["inputs_sent"]}'),
     ("honest RTT p99 within slack of baseline", s["rtt_p99_ms"] <= rtt_limit,
-     f'{s["rtt_p99_ms"]:.2f} ms vs baseline {base_rtt:.2f} ms (limit {rtt_limit:.2f})'),
+     f'{s["rtt_p99_ms"]:.2f} ms vs baseline {base_rtt:.2f} ms (limit {rtt_limit:.2f}, '
+     f'{100 * (s["rtt_p99_ms"] / base_rtt - 1) if base_rtt else 0:+.1f}%)'),
     ("every evil bot turned away with its reason (bots exit 0)", bots_status == 0, f"bots exit {bots_status}"),
     ("amplification to unvalidated addresses <= 1", unval_out <= unval_in,
      f"{unval_out} B out / {unval_in} B in = {ratio:.4f}"),

@@ -88,6 +88,7 @@ Result<void> Client::connect(const transport::Address& server, Time now) {
   auto peer = transport_->connect(server, now);
   if (!peer) return peer.error();
   server_ = *peer;
+  arrivals_.clear();
   state_ = ClientState::kConnecting;
   connect_started_ = now;
   last_heard_ = now;
@@ -99,7 +100,20 @@ Result<void> Client::connect(const transport::Address& server, Time now) {
   return {};
 }
 
+void Client::receive(Time now) {
+  if (state_ == ClientState::kIdle || state_ == ClientState::kDisconnected) return;
+  while (arrivals_.size() < kMaxArrivals) {
+    auto event = transport_->poll(now);
+    if (!event) break;
+    arrivals_.push_back({std::move(*event), now});
+  }
+}
+
 void Client::update(Time now) {
+  // Handling an arrival may end the session; what follows is then ignored
+  // by handle_event like anything else from a peer we no longer talk to.
+  for (Arrival& a : arrivals_) handle_event(a.event, a.at);
+  arrivals_.clear();
   while (auto event = transport_->poll(now)) handle_event(*event, now);
   if (state_ == ClientState::kConnecting || state_ == ClientState::kHandshaking) {
     if (now - connect_started_ > config_.connect_timeout) {
@@ -111,7 +125,8 @@ void Client::update(Time now) {
       fail(DisconnectReason::kTimeout, now);
     } else {
       run_session(now);
-      if (now - last_sent_ >= config_.keep_alive_interval) send_keep_alive(now);
+      if (greet_ || now - last_sent_ >= config_.keep_alive_interval) send_keep_alive(now);
+      greet_ = false;
     }
   }
   transport_->flush(now);
@@ -156,6 +171,8 @@ void Client::handle_event(TransportEvent& event, Time now) {
                                event.reason != DisconnectReason::kConnectFailed);
       return;
     case TransportEvent::Type::kReceived:
+      // Left over from a session that has ended (read before it ended).
+      if (state_ == ClientState::kDisconnected || state_ == ClientState::kIdle) return;
       last_heard_ = now;
       ++stats_.packets_in;
       stats_.bytes_in += event.data.size();
@@ -209,7 +226,11 @@ void Client::handle_welcome(std::span<const std::uint8_t> bytes, Time now) {
   state_ = ClientState::kConnected;
   events_.push_back({ClientEvent::Type::kConnected, DisconnectReason::kUnknown});
   log_->info("connected as client {} (tick rate {} Hz, send rate {} Hz)", welcome.client_id, tick_rate_, send_rate_);
-  send_keep_alive(now);
+  // The first packet of the session goes out at the end of this update,
+  // stamped then: a Welcome read earlier by receive() is handled with the
+  // time it came, and a stamp that old would make the first round trip
+  // the server echoes look longer by the wait.
+  greet_ = true;
 }
 
 void Client::send_keep_alive(Time now) {

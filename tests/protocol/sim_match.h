@@ -39,7 +39,12 @@ struct SimMatch {
 
   void step(Time now) {
     server->update(now);
-    if (now < next_frame) return;
+    if (now < next_frame) {
+      if (receive_between_frames) {
+        for (auto& c : clients) c->receive(now);
+      }
+      return;
+    }
     next_frame = now + client_frame;
     for (auto& c : clients) c->update(now);
     if (on_frame) on_frame(now);
@@ -68,6 +73,8 @@ struct SimMatch {
   // Clients run a frame this often (the server steps every millisecond);
   // on_frame runs after each.
   Duration client_frame = Duration::millis(1);
+  // Clients read arrivals every step between frames (Client::receive).
+  bool receive_between_frames = false;
   Time next_frame;
   std::function<void(Time)> on_frame;
 

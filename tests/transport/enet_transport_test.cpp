@@ -290,6 +290,33 @@ TEST_F(EnetPairTest, WaitForTrafficWakesOnDatagram) {
   ASSERT_TRUE(pump_until([&] { return at_server().size() == 1; }));
 }
 
+TEST_F(EnetPairTest, WaitForAnyNamesTheTransportsWithTraffic) {
+  ASSERT_TRUE(start());
+  Node idle = make_node(server_config());
+  std::vector<EnetTransport*> transports{nullptr, idle.transport.get(), server.transport.get()};
+  std::vector<std::size_t> ready{99};
+  // Nothing sent: the wait lasts about as long as asked and names nobody.
+  auto start_time = Clock::now();
+  EnetTransport::wait_for_any(transports, Duration::millis(30), ready);
+  EXPECT_GE(Clock::now() - start_time, 20ms);
+  EXPECT_TRUE(ready.empty());
+
+  ASSERT_TRUE(client_send(Delivery::kUnreliable, bytes_of(8, 0)).ok());
+  client.transport->flush(wall_now());
+  start_time = Clock::now();
+  EnetTransport::wait_for_any(transports, Duration::seconds(2), ready);
+  EXPECT_LT(Clock::now() - start_time, 1s);
+  EXPECT_EQ(ready, std::vector<std::size_t>{2});
+  ASSERT_TRUE(pump_until([&] { return at_server().size() == 1; }));
+
+  // No transport to wait on: back at once.
+  start_time = Clock::now();
+  const std::vector<EnetTransport*> none{nullptr};
+  EnetTransport::wait_for_any(none, Duration::seconds(2), ready);
+  EXPECT_LT(Clock::now() - start_time, 1s);
+  EXPECT_TRUE(ready.empty());
+}
+
 TEST(EnetTransportTest, RejectsMisuse) {
   Node client = make_node(client_config());
   ASSERT_TRUE(client.transport);

@@ -49,6 +49,10 @@ void Bot::service(Time now) {
   if (link_ != nullptr) link_->service(now);
 }
 
+void Bot::receive(Time now) {
+  if (client_) client_->receive(now);
+}
+
 void Bot::pump(Time now) {
   if (!client_) return;
   client_->update(now);
@@ -83,8 +87,10 @@ void Bot::join(Time now) {
     ended_ = true;
     return;
   }
+  socket_ = socket.value().get();
   std::unique_ptr<transport::Transport> wire = std::move(socket).value();
   if (config_.link) {
+    socket_ = nullptr;
     transport::ConditionedConfig link = *config_.link;
     link.seed = link_seed(config_.seed, joins_);
     auto conditioned = std::make_unique<transport::ConditionedTransport>(std::move(wire), link);
@@ -119,6 +125,7 @@ void Bot::retire(Time now) {
   connected_ = false;
   // The client goes first: it holds a reference to the game.
   link_ = nullptr;
+  socket_ = nullptr;
   client_.reset();
   game_.reset();
   self_.reset();

@@ -22,6 +22,7 @@
 #include "tickwire/transport/address.h"
 #include "tickwire/transport/conditioned_transport.h"
 #include "tickwire/transport/connect_token.h"
+#include "tickwire/transport/enet_transport.h"
 
 namespace tickwire::bots {
 
@@ -60,6 +61,11 @@ class Bot {
   // Between frames: lets the conditioned link send and take in what is
   // due, so its delays are not rounded up to a frame.
   void service(Time now);
+  // Between frames: the client reads what has arrived (Client::receive).
+  void receive(Time now);
+  // The socket to wait on; null while the bot has no client or its
+  // traffic goes through a conditioned link.
+  transport::EnetTransport* socket() const { return socket_; }
 
   BotFigures figures(Time now) const;
   bool started() const { return first_join_.has_value(); }
@@ -87,6 +93,7 @@ class Bot {
   std::unique_ptr<arena::Game> game_;
   std::unique_ptr<client::Client> client_;
   transport::ConditionedTransport* link_ = nullptr;  // inside client_, when conditioned
+  transport::EnetTransport* socket_ = nullptr;       // inside client_, when not
   std::uint64_t joins_ = 0;
   std::optional<Time> first_join_;
   bool connected_ = false;

@@ -72,7 +72,24 @@ void Fleet::drain(Time now) {
 }
 
 void Fleet::service(Time now) {
-  for (auto& bot : bots_) bot->service(now);
+  for (auto& bot : bots_) {
+    bot->service(now);
+    bot->receive(now);
+  }
+}
+
+bool Fleet::receive(Duration max_wait, const std::function<Time()>& clock) {
+  sockets_.clear();
+  bool any = false;
+  for (const auto& bot : bots_) {
+    sockets_.push_back(bot->socket());
+    any = any || sockets_.back() != nullptr;
+  }
+  if (!any) return false;
+  transport::EnetTransport::wait_for_any(sockets_, max_wait, ready_);
+  const Time now = clock();
+  for (const std::size_t i : ready_) bots_[i]->receive(now);
+  return true;
 }
 
 std::vector<BotFigures> Fleet::figures(Time now) const {

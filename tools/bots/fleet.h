@@ -5,6 +5,7 @@
 
 #include <spdlog/logger.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -29,6 +30,11 @@ class Fleet {
   void drain(Time now);
   // Between frames, for conditioned links (see Bot::service).
   void service(Time now);
+  // Between frames: waits at most `max_wait` for traffic to any bot and
+  // lets the bots that have some read it at `clock()`. Bots on a
+  // conditioned link read after service() instead. False, without
+  // waiting, when no bot has a socket to wait on.
+  bool receive(Duration max_wait, const std::function<Time()>& clock);
 
   // The honest bots only.
   std::vector<BotFigures> figures(Time now) const;
@@ -47,6 +53,8 @@ class Fleet {
 
   std::vector<std::unique_ptr<Bot>> bots_;
   std::vector<std::unique_ptr<EvilBot>> evil_;
+  std::vector<transport::EnetTransport*> sockets_;  // for receive(), reused
+  std::vector<std::size_t> ready_;
   Duration ramp_;
   std::optional<Time> start_;
 };

@@ -116,10 +116,18 @@ int main(int argc, char** argv) {
     // The next frame is due one frame after the last; a frame that ran
     // late is not caught up with a burst.
     next_frame = std::max(next_frame + frame, clock.now());
+    // Between frames the bots read traffic as it comes, as a game waiting
+    // for its next frame can, so that round trips and clock readings leave
+    // out the wait for the frame. A conditioned link is serviced on a
+    // clock of its own instead, so its delays are not rounded up either.
     if (o.link) {
       for (Time t = clock.now() + kLinkServiceInterval; t < next_frame; t += kLinkServiceInterval) {
         clock.sleep_until(t);
         fleet->service(clock.now());
+      }
+    } else {
+      for (Time t = clock.now(); t < next_frame; t = clock.now()) {
+        if (!fleet->receive(next_frame - t, [&clock] { return clock.now(); })) break;
       }
     }
     clock.sleep_until(next_frame);

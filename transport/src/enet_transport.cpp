@@ -1,6 +1,7 @@
 #include "tickwire/transport/enet_transport.h"
 
 #include <enet/enet.h>
+#include <poll.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -48,6 +49,8 @@ constexpr std::size_t kMinWaitingData = 64 * 1024;
 constexpr std::size_t kNoPeerCap = ENET_PROTOCOL_MAXIMUM_PEER_ID;
 
 constexpr std::uint32_t kMaxEnetMillis = std::numeric_limits<std::uint32_t>::max();
+// A longer wait for many transports is cut to an hour; the caller loops.
+constexpr std::int64_t kMaxWaitAnyMicros = 3'600'000'000;
 
 // Largest payload ENet sends as one command at this MTU. Anything larger
 // ENet fragments, and unreliable fragments turn reliable unless flagged
@@ -680,6 +683,31 @@ void EnetTransport::wait_for_traffic(Duration max_wait) {
   // An error or signal only ends the wait early, which is harmless.
   (void)enet_socket_wait(impl_->host->socket, &condition,
                          static_cast<enet_uint32>(std::min<std::int64_t>(ms, kMaxEnetMillis)));
+}
+
+void EnetTransport::wait_for_any(std::span<EnetTransport* const> transports, Duration max_wait,
+                                 std::vector<std::size_t>& ready) {
+  ready.clear();
+  std::vector<pollfd> fds;
+  std::vector<std::size_t> index;
+  fds.reserve(transports.size());
+  index.reserve(transports.size());
+  for (std::size_t i = 0; i < transports.size(); ++i) {
+    const EnetTransport* t = transports[i];
+    if (t == nullptr) continue;
+    // Decoded events would not wake the socket.
+    if (!enet_list_empty(&t->impl_->host->dispatchQueue)) ready.push_back(i);
+    fds.push_back(pollfd{t->impl_->host->socket, POLLIN, 0});
+    index.push_back(i);
+  }
+  // Decoded events are ready now; the caller comes back for the rest.
+  if (!ready.empty() || fds.empty()) return;
+  const std::int64_t us = std::clamp<std::int64_t>(max_wait.micros(), 0, kMaxWaitAnyMicros);
+  const timespec timeout{static_cast<time_t>(us / 1'000'000), static_cast<long>(us % 1'000'000) * 1000};
+  if (ppoll(fds.data(), fds.size(), &timeout, nullptr) <= 0) return;
+  for (std::size_t k = 0; k < fds.size(); ++k) {
+    if (fds[k].revents != 0) ready.push_back(index[k]);
+  }
 }
 
 }  // namespace tickwire::transport

@@ -119,6 +119,14 @@ class Client {
   Result<void> connect(const transport::Address& server, Time now);
   // Once per frame. Never blocks.
   void update(Time now);
+  // Optional, between frames on the same thread: reads what has arrived
+  // and notes when, without running a frame; the next update() handles it
+  // as having arrived then. A game that waits for its next frame (or a
+  // tool running many clients) calls it as traffic comes, so round trips
+  // and clock readings leave out the wait for the frame. Never blocks;
+  // holds at most kMaxArrivals events, the rest wait in the transport.
+  void receive(Time now);
+  static constexpr std::size_t kMaxArrivals = 256;
   // Leaves with kRequested; the server sees the reason.
   void disconnect(Time now);
 
@@ -192,6 +200,13 @@ class Client {
   std::optional<transport::DisconnectReason> disconnect_reason_;
   std::deque<ClientEvent> events_;
   ClientStats stats_;
+  // Read by receive(), handled by the next update() at the time they came.
+  struct Arrival {
+    transport::TransportEvent event;
+    Time at;
+  };
+  std::vector<Arrival> arrivals_;
+  bool greet_ = false;  // a keep-alive is due at once: the session just started
 
   // The session, from the Welcome on.
   PacketChannel channel_;

@@ -123,6 +123,13 @@ class EnetTransport final : public Transport {
   // network has nothing to wait for.
   void wait_for_traffic(Duration max_wait);
 
+  // The same for many transports at once (a process running many clients):
+  // blocks for at most `max_wait` until any of them has traffic, to the
+  // microsecond, and fills `ready` with the indices of those that have.
+  // Null entries are skipped. An error or signal only ends the wait early.
+  static void wait_for_any(std::span<EnetTransport* const> transports, Duration max_wait,
+                           std::vector<std::size_t>& ready);
+
   ValidationStats validation_stats() const;
 
   // The token sent with later connects (a client refreshing its token
