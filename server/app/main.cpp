@@ -89,6 +89,9 @@ int main(int argc, char** argv) {
   config.schema_hash = opt.schema_hash;
   config.max_snapshot_bytes = opt.snapshot_bytes;
   config.max_catch_up_ticks = opt.max_catch_up_ticks;
+  const auto seconds = [](double s) { return Duration::micros(static_cast<std::int64_t>(s * 1e6)); };
+  config.client_timeout = seconds(opt.timeout_s);
+  config.handshake_timeout = seconds(opt.handshake_timeout_s);
   config.clock = [&clock] { return clock.now(); };
   config.logger = log;
   // Checked before the socket is bound, so a bad setting never holds a port.
@@ -128,6 +131,7 @@ int main(int argc, char** argv) {
   // the server is full hears why instead of timing out.
   net.max_peers = opt.max_clients + 8;
   net.max_peers_per_ip = opt.max_peers_per_ip;
+  net.timeout = config.handshake_timeout;
   net.validation.max_pending = opt.max_pending_connects;
   net.validation.max_pending_per_host = opt.max_pending_per_ip;
   net.validation.max_challenges_per_second = opt.max_challenges_per_second;

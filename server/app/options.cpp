@@ -76,6 +76,19 @@ std::variant<Options, ParseExit> parse_options(int argc, const char* const* argv
       ->check(quiet(CLI::Range(1, 4000)))
       ->group(kNetwork);
 
+  app.add_option("--timeout", o.timeout_s, "Seconds of silence after which a client is dropped")
+      ->type_name("SECONDS")
+      ->capture_default_str()
+      ->check(quiet(CLI::Range(1.0, 600.0)))
+      ->group(kNetwork);
+  app.add_option("--handshake-timeout", o.handshake_timeout_s,
+                 "Seconds a handshake, or a reliable message waiting for its acknowledgement, may take; raise it "
+                 "for players with round trips of seconds and heavy loss")
+      ->type_name("SECONDS")
+      ->capture_default_str()
+      ->check(quiet(CLI::Range(1.0, 600.0)))
+      ->group(kNetwork);
+
   app.add_option("--tick-rate", o.tick_rate, "Simulation ticks per second (the arena runs at 60 only)")
       ->type_name("HZ")
       ->capture_default_str()

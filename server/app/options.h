@@ -37,6 +37,11 @@ struct Options {
   std::size_t max_peers_per_ip = 0;  // 0: no cap
   std::size_t max_pending_connects = 256;
   std::size_t max_pending_per_ip = 4;
+  // A client silent this long is dropped.
+  double timeout_s = 5.0;
+  // A handshake, and a reliable transport message going unacknowledged,
+  // give up after this long.
+  double handshake_timeout_s = 5.0;
   std::uint32_t max_challenges_per_second = 20000;
 
   transport::Address address() const { return {bind, port}; }

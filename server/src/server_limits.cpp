@@ -56,11 +56,14 @@ void Server::bad_packet(Slot& slot, const Error& error, Time now) {
 void Server::check_timeouts(Time now) {
   std::vector<std::pair<PeerId, DisconnectReason>> expired;
   for (const auto& [peer, slot] : slots_) {
-    if (!slot->welcomed() && now - slot->connected_at > config_.handshake_timeout) {
-      expired.emplace_back(peer, DisconnectReason::kHandshakeTimeout);
-    } else if (slot->welcomed() && now - slot->last_heard > config_.client_timeout) {
-      expired.emplace_back(peer, DisconnectReason::kTimeout);
+    if (!slot->welcomed()) {
+      if (now - slot->connected_at > config_.handshake_timeout) {
+        expired.emplace_back(peer, DisconnectReason::kHandshakeTimeout);
+      }
+      continue;
     }
+    const Duration allowed = slot->heard_since_welcome ? config_.client_timeout : config_.handshake_timeout;
+    if (now - slot->last_heard > allowed) expired.emplace_back(peer, DisconnectReason::kTimeout);
   }
   for (const auto& [peer, reason] : expired) drop(peer, reason, now);
 }

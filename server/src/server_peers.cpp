@@ -53,6 +53,7 @@ void Server::handle_event(TransportEvent& event, Time now) {
       if (it == slots_.end()) return;
       Slot& slot = *it->second;
       slot.last_heard = now;
+      if (slot.welcomed()) slot.heard_since_welcome = true;
       ++stats_.packets_in;
       stats_.bytes_in += event.data.size();
       ++slot.stats.packets_in;

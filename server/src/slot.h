@@ -23,6 +23,10 @@ struct Server::Slot {
   std::string name;
   Time connected_at;
   Time last_heard;
+  // Anything heard after the Welcome: the client has it, the handshake is
+  // over. Until then silence is judged by the handshake timeout, since
+  // the Welcome itself may need retries over a slow, lossy link.
+  bool heard_since_welcome = false;
   PacketChannel channel;
   Duration rtt;
   bool has_rtt = false;

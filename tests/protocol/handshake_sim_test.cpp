@@ -110,6 +110,37 @@ TEST(HandshakeSim, SilentClientTimesOutOnBothSides) {
   EXPECT_EQ(c.disconnect_reason(), DisconnectReason::kTimeout);
 }
 
+// The Welcome may need retries over a slow, lossy link: until the client
+// is heard from after it, the server waits as long as for a handshake,
+// not just the silence timeout.
+TEST(HandshakeSim, ASlowWelcomeIsGivenTheHandshakeTimeout) {
+  std::cout << "seed=" << 5 << "\n";
+  server::ServerConfig config;
+  config.client_timeout = Duration::seconds(1);
+  config.handshake_timeout = Duration::seconds(10);
+  SimMatch m(5, config);
+  transport::LinkConditions link;
+  link.latency = Duration::millis(50);
+  m.net.set_default_link(link);
+  auto& c = m.add_client();
+  ASSERT_TRUE(c.connect(m.server_address, m.clock.now()).ok());
+  // Cut the link as soon as the server has welcomed the client, for 3 s:
+  // the Welcome already in flight arrives, the client's answers do not.
+  ASSERT_TRUE(m.run_until([&] { return m.server->stats().clients == 1; }, Duration::seconds(2)));
+  m.net.sever(m.server_address, m.client_addresses[0]);
+  m.run_for(Duration::seconds(3));
+  EXPECT_EQ(m.server->stats().clients, 1u) << "dropped after the 1 s silence timeout";
+  m.net.restore(m.server_address, m.client_addresses[0]);
+  m.run_for(Duration::millis(500));
+  ASSERT_TRUE(m.all_connected());
+  ASSERT_EQ(m.server->stats().clients, 1u);
+  // Once heard from, the client is held to the silence timeout again.
+  m.drain_server_events();
+  m.net.sever(m.server_address, m.client_addresses[0]);
+  m.run_for(Duration::millis(1500));
+  EXPECT_EQ(m.server->stats().clients, 0u);
+}
+
 TEST(HandshakeSim, ShutdownTellsEveryClientWhy) {
   SimMatch m(5);
   for (int i = 0; i < 3; ++i) m.add_client();

@@ -21,6 +21,8 @@ TEST(Options, Defaults) {
   EXPECT_EQ(o.snapshot_bytes, 1100U);
   EXPECT_EQ(o.max_catch_up_ticks, 8);
   EXPECT_FALSE(o.schema_hash.has_value());
+  EXPECT_EQ(o.timeout_s, 5.0);
+  EXPECT_EQ(o.handshake_timeout_s, 5.0);
 }
 
 TEST(Options, SchemaHashIsSetOnlyWhenGiven) {
@@ -30,9 +32,22 @@ TEST(Options, SchemaHashIsSetOnlyWhenGiven) {
   EXPECT_EQ(std::get<Options>(parsed).nearest, 16U);
 }
 
+TEST(Options, TimeoutIsSecondsFromOneToTenMinutes) {
+  const auto parsed = parse({"--timeout", "8", "--handshake-timeout", "60"});
+  ASSERT_TRUE(std::holds_alternative<Options>(parsed));
+  EXPECT_EQ(std::get<Options>(parsed).timeout_s, 8.0);
+  EXPECT_EQ(std::get<Options>(parsed).handshake_timeout_s, 60.0);
+}
+
 TEST(Options, BadValuesExitTwoNamingTheFlag) {
-  for (const auto& args : std::vector<std::vector<const char*>>{
-           {"--nearest", "-1"}, {"--nearest", "lots"}, {"--snapshot-bytes", "10"}, {"--max-catch-up-ticks", "0"}}) {
+  for (const auto& args : std::vector<std::vector<const char*>>{{"--nearest", "-1"},
+                                                                {"--nearest", "lots"},
+                                                                {"--snapshot-bytes", "10"},
+                                                                {"--max-catch-up-ticks", "0"},
+                                                                {"--timeout", "0.5"},
+                                                                {"--timeout", "601"},
+                                                                {"--timeout", "soon"},
+                                                                {"--handshake-timeout", "0"}}) {
     const auto parsed = parse(args);
     ASSERT_TRUE(std::holds_alternative<ParseExit>(parsed)) << args[0];
     EXPECT_EQ(std::get<ParseExit>(parsed).code, 2);

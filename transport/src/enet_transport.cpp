@@ -247,6 +247,15 @@ struct EnetTransport::Impl {
     }
     PeerRecord* record = find_open(id);
     if (record == nullptr) return;
+    // A peer dropped for its silence is not listening: say why once and
+    // free its slot now, instead of holding it for as long as ENet would
+    // wait for an acknowledgement that is not coming.
+    if (reason == DisconnectReason::kTimeout) {
+      ENetPeer* peer = record->peer;
+      release(id);
+      enet_peer_disconnect_now(peer, wire_code(reason));
+      return;
+    }
     record->closing = true;
     enet_peer_disconnect(record->peer, wire_code(reason));
     // A peer not yet connected is reset on the spot, with no event to come.

@@ -18,8 +18,9 @@ struct ServerConfig {
   std::size_t max_clients = 64;
   // The schema hash in the protocol fingerprint; unset: the game's schema.
   std::optional<std::uint64_t> schema_hash;
-  Duration handshake_timeout = Duration::seconds(5);  // transport-connected but no Hello yet
-  Duration client_timeout = Duration::seconds(5);     // nothing at all heard from a client
+  // Transport-connected but no Hello yet, or welcomed but not heard from since.
+  Duration handshake_timeout = Duration::seconds(5);
+  Duration client_timeout = Duration::seconds(5);  // nothing heard from a client after that
   // Most ticks one update() may run after a stall; further due ticks are
   // skipped (and counted) so a slow server cannot spiral.
   int max_catch_up_ticks = 8;
