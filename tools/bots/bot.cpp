@@ -31,7 +31,7 @@ void Bot::update(Time now) {
     first_join_ = now;
     join(now);
   }
-  const bool wanted = script_->wants_connected(now - *first_join_);
+  const bool wanted = script_->wants_connected(Presence{client_ != nullptr, connected_, now - changed_at_});
   if (client_ && !wanted && !ended_) {
     depart(now);
   } else if (!client_ && wanted && !ended_) {
@@ -75,6 +75,7 @@ void Bot::leave(Time now) {
 void Bot::join(Time now) {
   ++joins_;
   leaving_ = false;
+  changed_at_ = now;
   auto net = bot_socket_config(config_.timeout, config_.server, {config_.index, config_.token_key});
   if (!net) {
     ++disconnects_["no token: " + net.error().detail];
@@ -123,6 +124,7 @@ void Bot::retire(Time now) {
   if (!client_) return;
   add_counters(retired_, client_counters(now));
   connected_ = false;
+  changed_at_ = now;
   // The client goes first: it holds a reference to the game.
   link_ = nullptr;
   socket_ = nullptr;
@@ -139,6 +141,7 @@ void Bot::handle(const client::ClientEvent& event, Time now) {
       connected_ = true;
       connected_once_ = true;
       connected_since_ = now;
+      changed_at_ = now;
       if (script_->runs_sync_test() && !next_sync_check_) next_sync_check_ = now + config_.sync_test_interval;
       break;
     case Event::kDenied:

@@ -96,6 +96,7 @@ class Bot {
   transport::EnetTransport* socket_ = nullptr;       // inside client_, when not
   std::uint64_t joins_ = 0;
   std::optional<Time> first_join_;
+  Time changed_at_;  // last join, welcome or retirement (Presence::since_change)
   bool connected_ = false;
   bool connected_once_ = false;
   bool ended_ = false;    // the client was turned away or dropped; it does not come back

@@ -109,19 +109,25 @@ class ChaseScript final : public BotScript {
 class ChurnScript final : public WanderScript {
  public:
   explicit ChurnScript(std::uint64_t seed) : WanderScript(seed), schedule_(seed ^ 0xC2B2AE3D27D4EB4FULL) {}
-  bool wants_connected(Duration since_first_join) override {
-    while (since_first_join >= next_change_) {
-      in_game_ = !in_game_;
-      const double seconds = in_game_ ? 3.0 + 5.0 * schedule_.uniform() : 1.0 + 2.0 * schedule_.uniform();
-      next_change_ += Duration::micros(static_cast<std::int64_t>(seconds * 1e6));
-    }
-    return in_game_;
+  // Plays 3 to 8 s counted from the welcome, stays away 1 to 3 s, and
+  // lets a connect run its course however long the link makes it.
+  bool wants_connected(const Presence& p) override {
+    if (p.joined && !p.connected) return true;
+    Duration& spell = p.joined ? play_ : away_;
+    if (spell == Duration::zero()) spell = draw(p.joined ? 3.0 : 1.0, p.joined ? 5.0 : 2.0);
+    if (p.since_change < spell) return p.joined;
+    spell = Duration::zero();
+    return !p.joined;
   }
 
  private:
+  Duration draw(double least_s, double spread_s) {
+    return Duration::micros(static_cast<std::int64_t>((least_s + spread_s * schedule_.uniform()) * 1e6));
+  }
+
   transport::SimRng schedule_;
-  bool in_game_ = false;
-  Duration next_change_ = Duration::zero();
+  Duration play_ = Duration::zero();  // zero: not drawn yet
+  Duration away_ = Duration::zero();
 };
 
 // Plays like wander; the runtime also replays this bot's predicted world

@@ -31,6 +31,13 @@ struct BotView {
   std::span<const Vec2> others;
 };
 
+// Where a bot stands, for scripts that come and go.
+struct Presence {
+  bool joined = false;     // it has a client: connecting or connected
+  bool connected = false;  // the server welcomed it
+  Duration since_change;   // since it joined, was welcomed or left, whichever came last
+};
+
 class BotScript {
  public:
   virtual ~BotScript() = default;
@@ -40,9 +47,9 @@ class BotScript {
 
   // The input for one predicted tick; `out` starts neutral.
   virtual void input(const BotView& view, Tick tick, arena::Input& out) = 0;
-  // Asked every frame: whether the bot should be in the game now, counted
-  // from the bot's first connect. Leaving because of it is not a failure.
-  virtual bool wants_connected(Duration /*since_first_join*/) { return true; }
+  // Asked every frame: whether the bot should be in the game now. Leaving
+  // because of it is not a failure.
+  virtual bool wants_connected(const Presence& /*presence*/) { return true; }
   // Whether the runtime runs the prediction sync test on this bot.
   virtual bool runs_sync_test() const { return false; }
 };
