@@ -4,12 +4,13 @@
 //
 //   tickwire-embed 127.0.0.1:7777 [seconds]
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <thread>
+#include <vector>
 
 #include "tickwire/arena/arena.h"
 #include "tickwire/client/client.h"
@@ -72,6 +73,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tickwire-embed: %s\n", transport.error().detail.c_str());
     return 1;
   }
+  // Kept to wait on between frames; the client owns the transport.
+  transport::EnetTransport* enet = transport.value().get();
   arena::Game game;
   client::ClientConfig config;
   config.name = "embed";
@@ -83,7 +86,9 @@ int main(int argc, char** argv) {
 
   // 2. The frame loop: update once per frame, react to events, draw.
   const Time end = now() + Duration::micros(static_cast<std::int64_t>(seconds * 1e6));
-  const auto frame = std::chrono::microseconds(16667);
+  const Duration frame = Duration::micros(16667);
+  Time next_frame = now();
+  std::vector<std::size_t> ready;
   int frames = 0;
   while (now() < end) {
     c.update(now());
@@ -96,7 +101,13 @@ int main(int argc, char** argv) {
       }
     }
     if (++frames % 30 == 0) print_frame(c);
-    std::this_thread::sleep_for(frame);
+    // Until the next frame, read what arrives as it comes: the round trip
+    // and clock readings then leave out the wait for the frame.
+    next_frame = std::max(next_frame + frame, now());
+    for (Time t = now(); t < next_frame; t = now()) {
+      transport::EnetTransport::wait_for_any({&enet, 1}, next_frame - t, ready);
+      c.receive(now());
+    }
   }
 
   // 3. Leave cleanly: the server hears why at once instead of timing out.
