@@ -26,6 +26,7 @@
 # Needs a built tree (scripts/setup.sh); BUILD_DIR picks another build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/common.sh
 
 seconds=300
 baseline=60
@@ -57,9 +58,7 @@ build=${BUILD_DIR:-build}
 server_bin=$build/server/app/tickwire-server
 bots_bin=$build/tools/bots/tickwire-bots
 spoof_bin=$build/tools/spoof/tickwire-spoof
-for bin in "$server_bin" "$bots_bin" "$spoof_bin"; do
-  [ -x "$bin" ] || { echo "attack.sh: $bin is not built (run scripts/setup.sh)" >&2; exit 2; }
-done
+require_built attack.sh "$server_bin" "$bots_bin" "$spoof_bin"
 mkdir -p "$out"
 server_pid=
 trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; true' EXIT
@@ -84,10 +83,7 @@ start_server() {  # LOG STATS
   "${server_cpu[@]}" "$server_bin" --bind 127.0.0.1 --port "$port" --max-clients $((honest + 8 * evil_each + 16)) \
     --stats-interval 1 --stats-json "$2" >"$1" 2>&1 &
   server_pid=$!
-  for _ in $(seq 50); do
-    grep -q "listening on" "$1" && return 0
-    sleep 0.1
-  done
+  wait_for_line "$1" "listening on" && return 0
   cat "$1"
   echo "attack.sh: the server did not start" >&2
   exit 1

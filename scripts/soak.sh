@@ -24,6 +24,7 @@
 # Needs a built tree (scripts/setup.sh); BUILD_DIR picks another build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/common.sh
 
 seconds=3600
 bots=64
@@ -50,9 +51,7 @@ build=${BUILD_DIR:-build}
 server_bin=$build/server/app/tickwire-server
 relay_bin=$build/tools/netsim/tickwire-netsim
 bots_bin=$build/tools/bots/tickwire-bots
-for bin in "$server_bin" "$relay_bin" "$bots_bin"; do
-  [ -x "$bin" ] || { echo "soak.sh: $bin is not built (run scripts/setup.sh)" >&2; exit 2; }
-done
+require_built soak.sh "$server_bin" "$relay_bin" "$bots_bin"
 mkdir -p "$out"
 rm -f "$out/server_stats.jsonl"
 pids=()
@@ -67,11 +66,8 @@ relay_port=$((port + 1))
   --stats-interval 10 --stats-json "$out/server_stats.jsonl" >"$out/server.log" 2>&1 &
 server_pid=$!
 pids+=("$server_pid")
-for _ in $(seq 50); do
-  grep -q "listening on" "$out/server.log" && break
-  sleep 0.1
-done
-grep -q "listening on" "$out/server.log" || { cat "$out/server.log"; echo "soak.sh: the server did not start" >&2; exit 1; }
+wait_for_line "$out/server.log" "listening on" ||
+  { cat "$out/server.log"; echo "soak.sh: the server did not start" >&2; exit 1; }
 
 "$relay_bin" --listen "$relay_port" --forward "127.0.0.1:$port" --profile "$profile" --stats-interval 60 \
   >"$out/relay.log" 2>&1 &
