@@ -88,6 +88,7 @@ Result<void> Client::connect(const transport::Address& server, Time now) {
   auto peer = transport_->connect(server, now);
   if (!peer) return peer.error();
   server_ = *peer;
+  server_address_ = server;
   arrivals_.clear();
   state_ = ClientState::kConnecting;
   connect_started_ = now;
@@ -163,6 +164,7 @@ void Client::handle_event(TransportEvent& event, Time now) {
       return;
     case TransportEvent::Type::kDisconnected:
       if (state_ == ClientState::kDisconnected || state_ == ClientState::kIdle) return;
+      if (retry_connect(event.reason, now)) return;
       // A disconnect with a reason before the Welcome is the server's
       // denial, whether it came during the handshake or while the
       // transport was still connecting (a refused token, say).
@@ -183,6 +185,24 @@ void Client::handle_event(TransportEvent& event, Time now) {
       }
       return;
   }
+}
+
+// A handshake the network lost (no answer, or a message never acknowledged
+// while the transport backed off its resends) starts again while the
+// connect timeout allows: over a slow, lossy link each fresh try is a new
+// chance, where one try's resends space out until it gives up. A refusal
+// from the server is final.
+bool Client::retry_connect(DisconnectReason reason, Time now) {
+  const bool handshaking = state_ == ClientState::kConnecting || state_ == ClientState::kHandshaking;
+  const bool lost = reason == DisconnectReason::kTimeout || reason == DisconnectReason::kConnectFailed;
+  if (!handshaking || !lost || now - connect_started_ >= config_.connect_timeout) return false;
+  auto peer = transport_->connect(server_address_, now);
+  if (!peer) return false;
+  server_ = *peer;
+  state_ = ClientState::kConnecting;
+  ++stats_.connect_retries;
+  log_->info("handshake lost ({}); connecting again", to_string(reason));
+  return true;
 }
 
 void Client::send_hello(Time now) {

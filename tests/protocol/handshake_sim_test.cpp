@@ -141,6 +141,33 @@ TEST(HandshakeSim, ASlowWelcomeIsGivenTheHandshakeTimeout) {
   EXPECT_EQ(m.server->stats().clients, 0u);
 }
 
+// The transport gives up on a handshake after its own connect timeout;
+// the client starts a fresh one while its longer connect timeout allows,
+// and not once that has passed.
+TEST(HandshakeSim, ALostHandshakeIsTriedAgainWithinTheConnectTimeout) {
+  std::cout << "seed=" << 6 << "\n";
+  SimMatch m(6);
+  client::ClientConfig patient;
+  patient.connect_timeout = Duration::seconds(10);
+  client::ClientConfig hasty;
+  hasty.connect_timeout = Duration::millis(1500);
+  transport::SimEndpointConfig ec;
+  ec.connect_timeout = Duration::seconds(1);
+  auto& c = m.add_client(patient, ec);
+  auto& d = m.add_client(hasty, ec);
+  m.net.sever(m.server_address, m.client_addresses[0]);
+  m.net.sever(m.server_address, m.client_addresses[1]);
+  ASSERT_TRUE(c.connect(m.server_address, m.clock.now()).ok());
+  ASSERT_TRUE(d.connect(m.server_address, m.clock.now()).ok());
+  m.run_for(Duration::millis(2500));
+  m.net.restore(m.server_address, m.client_addresses[0]);
+  m.net.restore(m.server_address, m.client_addresses[1]);
+  ASSERT_TRUE(m.run_until([&] { return c.state() == client::ClientState::kConnected; }, Duration::seconds(5)));
+  EXPECT_GE(c.stats().connect_retries, 2u);
+  EXPECT_EQ(d.state(), client::ClientState::kDisconnected);
+  EXPECT_EQ(d.disconnect_reason(), DisconnectReason::kConnectFailed);
+}
+
 TEST(HandshakeSim, ShutdownTellsEveryClientWhy) {
   SimMatch m(5);
   for (int i = 0; i < 3; ++i) m.add_client();

@@ -23,10 +23,9 @@ struct SimMatch {
   }
 
   // A client of the arena whose player does what inputs[index] says.
-  client::Client& add_client(client::ClientConfig config = {}) {
+  client::Client& add_client(client::ClientConfig config = {}, transport::SimEndpointConfig ec = {}) {
     const std::size_t index = clients.size();
     const transport::Address address{"sim-client-" + std::to_string(index), 5000};
-    transport::SimEndpointConfig ec;
     ec.max_peers = 1;
     games.push_back(std::make_unique<arena::Game>());
     inputs.emplace_back();

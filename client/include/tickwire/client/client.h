@@ -92,6 +92,7 @@ struct ClientStats {
   std::uint64_t bytes_in = 0;
   std::uint64_t bytes_out = 0;
   std::uint64_t bad_packets = 0;
+  std::uint64_t connect_retries = 0;  // handshakes the network lost, started again
   std::uint64_t snapshots = 0;          // decoded
   std::uint64_t snapshots_dropped = 0;  // undecodable or without a baseline
   std::uint64_t predicted_ticks = 0;
@@ -180,6 +181,7 @@ class Client {
   void send_keep_alive(Time now);
   bool send_packet(std::span<const std::uint8_t> bytes, Time now);
   void start_session();
+  bool retry_connect(transport::DisconnectReason reason, Time now);
   void finish(transport::DisconnectReason reason, bool denied);
   void fail(transport::DisconnectReason reason, Time now);
   void refresh_stats();
@@ -191,6 +193,7 @@ class Client {
   std::shared_ptr<spdlog::logger> log_;
   ClientState state_ = ClientState::kIdle;
   PeerId server_;
+  transport::Address server_address_;
   Time connect_started_;
   Time last_heard_;
   Time last_sent_;
