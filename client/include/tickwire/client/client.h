@@ -92,7 +92,7 @@ struct ClientStats {
   std::uint64_t bytes_in = 0;
   std::uint64_t bytes_out = 0;
   std::uint64_t bad_packets = 0;
-  std::uint64_t connect_retries = 0;  // handshakes the network lost, started again
+  std::uint64_t connect_retries = 0;    // handshakes the network lost, started again
   std::uint64_t snapshots = 0;          // decoded
   std::uint64_t snapshots_dropped = 0;  // undecodable or without a baseline
   std::uint64_t predicted_ticks = 0;
