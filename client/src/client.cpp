@@ -191,10 +191,11 @@ void Client::handle_event(TransportEvent& event, Time now) {
 // while the transport backed off its resends) starts again while the
 // connect timeout allows: over a slow, lossy link each fresh try is a new
 // chance, where one try's resends space out until it gives up. A refusal
-// from the server is final.
+// from the server (full, wrong version, bad token) is final.
 bool Client::retry_connect(DisconnectReason reason, Time now) {
   const bool handshaking = state_ == ClientState::kConnecting || state_ == ClientState::kHandshaking;
-  const bool lost = reason == DisconnectReason::kTimeout || reason == DisconnectReason::kConnectFailed;
+  const bool lost = reason == DisconnectReason::kTimeout || reason == DisconnectReason::kConnectFailed ||
+                    reason == DisconnectReason::kHandshakeTimeout;  // the server's: our Hello never came
   if (!handshaking || !lost || now - connect_started_ >= config_.connect_timeout) return false;
   auto peer = transport_->connect(server_address_, now);
   if (!peer) return false;
