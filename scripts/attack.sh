@@ -127,6 +127,8 @@ stop_server || server_status=$?
 
 python3 - "$out" "$base_rtt" "$rtt_slack" "$rtt_floor_ms" "$bots_status" "$spoof_status" "$server_status" <<'EOF'
 import json, sys
+sys.path.insert(0, "scripts")
+from run_checks import conclude
 out, base_rtt, slack, floor_ms = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
 bots_status, spoof_status, server_status = (int(x) for x in sys.argv[5:8])
 attack = json.load(open(f"{out}/attack.json"))
@@ -165,11 +167,5 @@ for e in attack.get("evil", []):
 print(f"\nserver peak RSS {peak_rss} KiB; tick p99 (last interval) {last['tick_us_p99']} us; "
       f"overruns {last['ticks_overrun']}")
 print(f'spoofed sources: {spoof["sent"]["total"]["bytes"]} B sent, {spoof["received"]["bytes"]} B got back')
-print("\nchecks")
-ok = True
-for name, passed, detail in checks:
-    ok &= passed
-    print(f'  {"ok  " if passed else "FAIL"} {name}: {detail}')
-print("\nresult:", "PASS" if ok else "FAIL")
-sys.exit(0 if ok else 1)
+conclude(checks)
 EOF

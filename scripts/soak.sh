@@ -95,6 +95,8 @@ pids=()
 
 python3 - "$out" "$warmup" "$bots_status" "$server_alive" "$server_status" "$relay_alive" "$relay_status" <<'EOF'
 import json, sys
+sys.path.insert(0, "scripts")
+from run_checks import conclude
 out, warmup = sys.argv[1], float(sys.argv[2])
 bots_status, server_alive, server_status, relay_alive, relay_status = (int(x) for x in sys.argv[3:8])
 bots = json.load(open(f"{out}/bots.json"))
@@ -118,11 +120,5 @@ checks = [
     ("bots' thresholds held (no disconnect or denial not asked for)", bots_status == 0, f"bots exit {bots_status}"),
     ("server memory flat after warm-up (< 1 MB/h)", growth_mb_per_h < 1.0, f"{growth_mb_per_h:+.3f} MB/h"),
 ]
-print("\nchecks")
-ok = True
-for name, passed, detail in checks:
-    ok &= passed
-    print(f'  {"ok  " if passed else "FAIL"} {name}: {detail}')
-print("\nresult:", "PASS" if ok else "FAIL")
-sys.exit(0 if ok else 1)
+conclude(checks)
 EOF
