@@ -10,8 +10,8 @@
 #
 # Handshakes get HANDSHAKE_TIMEOUT (60 s) at both ends: over round trips
 # of 2 s with a quarter of the packets lost each way, a reliable message
-# (the handshake's) can need five tries, and ENet doubles the wait between
-# them; the 5 s default suits round trips under a few hundred ms. The
+# (the handshake's) can need five tries of about 4 s each (twice the round
+# trip); the 5 s default suits round trips under a few hundred ms. The
 # server still drops a client after 5 s of silence. Every
 # bot reaches the server from the relay's address, as players behind one
 # NAT would, so the server lets all of them be mid-handshake at once

@@ -169,6 +169,18 @@ void RawEnetPeer::send_datagram(const Address& to, std::span<const std::uint8_t>
 }
 
 bool RawEnetPeer::connect(const Address& server, const std::function<void()>& pump, std::chrono::milliseconds limit) {
+  send_connect(server);
+  // service() acknowledges VERIFY_CONNECT as it reads it.
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (!verify_ && std::chrono::steady_clock::now() < deadline) {
+    pump();
+    service();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return verify_.has_value();
+}
+
+void RawEnetPeer::send_connect(const Address& server) {
   server_ = server;
   std::vector<std::uint8_t> out;
   // Header: no peer yet, session 0, with a sent time (CONNECT is reliable).
@@ -190,15 +202,6 @@ bool RawEnetPeer::connect(const Address& server, const std::function<void()>& pu
   put_u32(out, std::random_device{}());  // connectID
   put_u32(out, 0);                       // user data
   send_datagram(server, out);
-
-  // service() acknowledges VERIFY_CONNECT as it reads it.
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (!verify_ && std::chrono::steady_clock::now() < deadline) {
-    pump();
-    service();
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return verify_.has_value();
 }
 
 std::uint32_t RawEnetPeer::fragment_length() const {
@@ -254,6 +257,7 @@ void RawEnetPeer::parse(std::span<const std::uint8_t> d) {
     switch (command) {
       case kAcknowledge: acknowledged_.emplace(channel, get_u16(d, at + 4)); break;
       case kVerifyConnect:
+        ++verify_connects_received_;
         if (!verify_) {
           VerifyConnect v;
           v.server_peer_id = get_u16(d, at + 4);
@@ -270,7 +274,7 @@ void RawEnetPeer::parse(std::span<const std::uint8_t> d) {
 
     // ACKNOWLEDGE echoes the command's channel and sequence number and the
     // sent time of the datagram that carried it.
-    if ((command_byte & kFlagAcknowledge) != 0 && has_sent_time) {
+    if (acknowledging_ && (command_byte & kFlagAcknowledge) != 0 && has_sent_time) {
       std::vector<std::uint8_t> ack;
       put_command_header(ack, kAcknowledge, channel, sequence);
       put_u16(ack, sequence);

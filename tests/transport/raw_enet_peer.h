@@ -125,6 +125,11 @@ class RawEnetPeer {
   // when no VERIFY_CONNECT came within `limit`.
   bool connect(const Address& server, const std::function<void()>& pump,
                std::chrono::milliseconds limit = std::chrono::milliseconds(3000));
+  // Only the CONNECT, for a test that waits its own way.
+  void send_connect(const Address& server);
+  // From now on acknowledges nothing: the server's reliable commands (its
+  // VERIFY_CONNECT, its pings) go unanswered, as over a dead link.
+  void stop_acknowledging() { acknowledging_ = false; }
   // The MTU our CONNECT asks for (ENet's default unless set before
   // connect()). ENet takes the smaller of it and its own, at least 576.
   void request_mtu(std::uint32_t mtu) { requested_mtu_ = mtu; }
@@ -152,6 +157,8 @@ class RawEnetPeer {
   // (channel, reliable sequence number) of our commands the server acknowledged.
   const std::set<std::pair<std::uint8_t, std::uint16_t>>& acknowledged() const { return acknowledged_; }
   std::size_t datagrams_received() const { return datagrams_received_; }
+  // Every VERIFY_CONNECT read, resends included.
+  std::size_t verify_connects_received() const { return verify_connects_received_; }
   std::size_t bytes_received() const { return bytes_received_; }
 
  private:
@@ -166,6 +173,8 @@ class RawEnetPeer {
   std::optional<std::uint32_t> disconnect_data_;
   std::set<std::pair<std::uint8_t, std::uint16_t>> acknowledged_;
   std::size_t datagrams_received_ = 0;
+  std::size_t verify_connects_received_ = 0;
+  bool acknowledging_ = true;
   std::size_t bytes_received_ = 0;
   std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
 };

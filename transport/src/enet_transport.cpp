@@ -18,6 +18,7 @@
 #include "address_validator.h"
 #include "challenge_client.h"
 #include "enet_guard.h"
+#include "enet_resend.h"
 
 namespace tickwire::transport {
 namespace {
@@ -188,6 +189,7 @@ struct EnetTransport::Impl {
   std::vector<PeerId> hostile;        // peers the fragment guard caught, closed after servicing
   std::uint64_t hostile_datagrams = 0;
   Time next_expiry;
+  enet_uint32 last_resend_sweep = 0;  // ENet's clock, milliseconds
 
   ~Impl() {
     if (host == nullptr) return;
@@ -631,6 +633,13 @@ std::optional<TransportEvent> EnetTransport::poll(Time /*now*/) {
     if (auto out = impl_->translate(event)) return out;
   }
   impl_->close_hostile();
+  // ENet doubles its resend waits only while servicing, so a sweep after
+  // the servicing, every few milliseconds, holds them (enet_resend.h).
+  constexpr enet_uint32 kResendSweepMs = 10;
+  if (impl_->host->serviceTime - impl_->last_resend_sweep >= kResendSweepMs) {  // wraps like ENet's clock
+    impl_->last_resend_sweep = impl_->host->serviceTime;
+    steady_resends(impl_->host, to_enet_millis(impl_->config.timeout));
+  }
   // Answers read during the service calls may have accepted or refused a
   // connect; start the accepted ones now rather than a poll later.
   if (!impl_->actions.send.empty() || !impl_->actions.done.empty()) {

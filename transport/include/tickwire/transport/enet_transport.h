@@ -87,6 +87,9 @@ struct EnetConfig {
   // is noticed only once a ping goes unanswered, so detection takes up to
   // ping_interval + timeout. ENet checks only when a retransmission is due
   // and its first one waits about 500 ms, so a connect fails no sooner.
+  // Resends of a reliable message come at least every 2 x (RTT + 4
+  // deviations), or every 500 ms if that is more, rather than at ENet's
+  // ever-doubling intervals; this timeout is what ends the tries.
   Duration timeout = Duration::seconds(5);
   Duration ping_interval = Duration::millis(250);
   // Bytes per second; 0 lets ENet assume unlimited bandwidth.
