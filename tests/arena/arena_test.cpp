@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <random>
@@ -71,6 +72,63 @@ TEST(Arena, PlayersPushEachOtherApart) {
   step(world, Tick(1), {});
   const float dx = world.get(b, schema().player_position).x - world.get(a, schema().player_position).x;
   EXPECT_NEAR(dx, 2.0F * kPlayerRadius, 0.02);
+}
+
+// A client predicting a few players in a crowd pushes them exactly as a
+// walk over every pair in id order would, moving only its own; it merely
+// skips the pairs of which it predicts neither.
+TEST(Arena, AClientPushesWhatItPredictsAsAWalkOverEveryPairWould) {
+  const std::uint64_t seed = 7;
+  std::cout << "seed=" << seed << "\n";
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> spread(-2.0F, 2.0F);
+  auto world = fresh_world();
+  std::vector<EntityId> players;
+  for (std::uint32_t owner = 1; owner <= 24; ++owner) {
+    players.push_back(spawn_player(world, owner));
+    world.set(players.back(), schema().player_position, Vec2{spread(rng), 30.0F + spread(rng)});
+  }
+  world.quantize();
+  std::sort(players.begin(), players.end());
+  std::vector<std::uint8_t> mask(players.back().value + 1, 0);
+  for (const std::size_t k : {3U, 11U, 12U, 20U}) mask[players[k].value] = 1;
+
+  // The walk over every pair, as the oracle.
+  std::vector<Vec2> start;
+  for (const EntityId id : players) start.push_back(world.get(id, schema().player_position));
+  std::vector<Vec2> expected = start;
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    for (std::size_t j = i + 1; j < players.size(); ++j) {
+      const Vec2 d{expected[j].x - expected[i].x, expected[j].y - expected[i].y};
+      const float dist = std::sqrt(d.x * d.x + d.y * d.y);
+      const float overlap = 2.0F * kPlayerRadius - dist;
+      if (overlap <= 0.0F) continue;
+      const Vec2 n = dist > 1e-4F ? Vec2{d.x / dist, d.y / dist} : Vec2{1.0F, 0.0F};
+      const float half = overlap * 0.5F;
+      if (mask[players[i].value] != 0) expected[i] = {expected[i].x - n.x * half, expected[i].y - n.y * half};
+      if (mask[players[j].value] != 0) expected[j] = {expected[j].x + n.x * half, expected[j].y + n.y * half};
+    }
+  }
+
+  struct NoSpawns final : prediction::SpawnHook {
+    EntityId spawn(snapshot::World&, snapshot::TypeId, const prediction::SpawnKey&, prediction::PlayerId, Tick,
+                   std::uint32_t) override {
+      ADD_FAILURE() << "nothing spawns here";
+      return EntityId{};
+    }
+  } hook;
+  prediction::SimContext ctx(Tick(1), false, mask, hook);
+  Game game;
+  game.simulate(world, Tick(1), prediction::Inputs(std::span<const prediction::PlayerInput>()), ctx);
+  int moved = 0;
+  for (std::size_t k = 0; k < players.size(); ++k) {
+    const Vec2 got = world.get(players[k], schema().player_position);
+    // Exact: the same float operations in the same order.
+    EXPECT_EQ(got.x, expected[k].x) << "player " << k;
+    EXPECT_EQ(got.y, expected[k].y) << "player " << k;
+    moved += got != start[k] ? 1 : 0;
+  }
+  EXPECT_EQ(moved, 4) << "the crowd should push every predicted player, and only those";
 }
 
 TEST(Arena, PlatformsCarryWhoeverStandsOnThem) {

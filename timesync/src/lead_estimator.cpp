@@ -68,7 +68,7 @@ void LeadEstimator::commit_ready(Time now) {
   // A sample enters the tail once half a level window has passed after it,
   // measured against the median of the window centred on it.
   const Duration half = config_.level_window / 2;
-  std::vector<double> window;
+  std::vector<double>& window = window_;
   while (uncommitted_ > 0) {
     const std::size_t index = recent_.size() - uncommitted_;
     const Sample& s = recent_[index];
@@ -87,7 +87,8 @@ void LeadEstimator::commit_ready(Time now) {
 
 void LeadEstimator::update_level() {
   const Time newest = recent_.back().at;
-  std::vector<double> window;
+  std::vector<double>& window = window_;
+  window.clear();
   for (auto it = recent_.rbegin(); it != recent_.rend() && newest - it->at <= config_.level_window; ++it) {
     window.push_back(it->need_us);
   }

@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <vector>
 #include <optional>
 #include <set>
 
@@ -102,6 +103,7 @@ class LeadEstimator {
   std::deque<Sample> recent_;    // the last level_window of samples
   std::size_t uncommitted_ = 0;  // the newest samples of recent_ not yet in the tail
   std::deque<Sample> tail_log_;  // need - level, in arrival order, for expiry
+  std::vector<double> window_;   // scratch for medians, kept to spare an allocation per sample
   std::multiset<double> tail_;   // the same values, sorted
   double level_us_ = 0;
   double max_need_us_ = 0;

@@ -134,6 +134,7 @@ struct StepScratch {
   std::vector<Shot> shots;
   std::vector<EntityId> players;  // sorted by id
   std::vector<Vec2> positions;    // of `players`, kept equal to the world's
+  std::vector<std::uint32_t> simulated;  // indices into `players` this machine simulates
   std::vector<EntityId> projectiles;
   std::vector<EntityId> gone;
   PointGrid player_grid{kHalfSize, 2.0F};
