@@ -706,10 +706,11 @@ void EnetTransport::wait_for_traffic(Duration max_wait) {
 void EnetTransport::wait_for_any(std::span<EnetTransport* const> transports, Duration max_wait,
                                  std::vector<std::size_t>& ready) {
   ready.clear();
-  std::vector<pollfd> fds;
-  std::vector<std::size_t> index;
-  fds.reserve(transports.size());
-  index.reserve(transports.size());
+  // Kept between calls: a bot fleet calls this between every two frames.
+  thread_local std::vector<pollfd> fds;
+  thread_local std::vector<std::size_t> index;
+  fds.clear();
+  index.clear();
   for (std::size_t i = 0; i < transports.size(); ++i) {
     const EnetTransport* t = transports[i];
     if (t == nullptr) continue;
