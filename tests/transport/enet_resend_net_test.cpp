@@ -31,43 +31,46 @@ std::size_t verify_connects_after(Node& server, RawEnetPeer& raw, std::chrono::m
   return raw.verify_connects_received();
 }
 
-EnetConfig server_with_timeout(Duration timeout) {
-  EnetConfig config = without_validation(server_config());
-  config.timeout = timeout;
-  return config;
-}
+// A server with `timeout` and a raw peer whose CONNECT it has, which will
+// acknowledge nothing.
+struct UnansweredConnect {
+  explicit UnansweredConnect(Duration timeout) {
+    EnetConfig config = without_validation(server_config());
+    config.timeout = timeout;
+    server = make_node(config);
+    if (!server.transport || !raw.bound()) return;
+    raw.stop_acknowledging();
+    raw.send_connect(server.address());
+    started = true;
+  }
+  Node server;
+  RawEnetPeer raw;
+  bool started = false;
+};
 
 TEST(EnetResendNet, AnUnansweredCommandIsResentAtASteadyPace) {
-  Node server = make_node(server_with_timeout(Duration::seconds(10)));
-  ASSERT_TRUE(server.transport);
-  RawEnetPeer raw;
-  ASSERT_TRUE(raw.bound());
-  raw.stop_acknowledging();
-  raw.send_connect(server.address());
+  UnansweredConnect c(Duration::seconds(10));
+  ASSERT_TRUE(c.started);
   // Doubling waits (0.5, 1, 2 s) would send at 0, 0.5, 1.5 and 3.5 s:
   // four in these 5 s. Held at 1 s: 0, 0.5, 1.5, 2.5, 3.5 and 4.5 s.
-  const std::size_t sent = verify_connects_after(server, raw, std::chrono::milliseconds(5000));
+  const std::size_t sent = verify_connects_after(c.server, c.raw, std::chrono::milliseconds(5000));
   EXPECT_GE(sent, 6U);
   EXPECT_LE(sent, 7U);  // and never sooner than the floor allows
-  EXPECT_TRUE(server.of_type(Type::kConnected).empty());
+  EXPECT_TRUE(c.server.of_type(Type::kConnected).empty());
 }
 
 TEST(EnetResendNet, AHalfOpenConnectEndsAtTheTransportsTimeout) {
   // ENet's own default would keep resending for up to 30 s; the peer gets
   // the transport's timeout before it is ever reported.
-  Node server = make_node(server_with_timeout(Duration::millis(1500)));
-  ASSERT_TRUE(server.transport);
-  RawEnetPeer raw;
-  ASSERT_TRUE(raw.bound());
-  raw.stop_acknowledging();
-  raw.send_connect(server.address());
-  const std::size_t early = verify_connects_after(server, raw, std::chrono::milliseconds(2500));
-  const std::size_t late = verify_connects_after(server, raw, std::chrono::milliseconds(2000));
+  UnansweredConnect c(Duration::millis(1500));
+  ASSERT_TRUE(c.started);
+  const std::size_t early = verify_connects_after(c.server, c.raw, std::chrono::milliseconds(2500));
+  const std::size_t late = verify_connects_after(c.server, c.raw, std::chrono::milliseconds(2000));
   EXPECT_GE(early, 2U);
   EXPECT_EQ(late, early) << "the server kept resending after its timeout";
   // A slot freed: an honest client connects at once.
   Node client = make_node(without_validation(client_config()));
-  EXPECT_NE(connect_pair(server, client).at_server, PeerId());
+  EXPECT_NE(connect_pair(c.server, client).at_server, PeerId());
 }
 
 }  // namespace
