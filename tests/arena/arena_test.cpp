@@ -95,6 +95,7 @@ TEST(Arena, AClientPushesWhatItPredictsAsAWalkOverEveryPairWould) {
 
   // The walk over every pair, as the oracle.
   std::vector<Vec2> start;
+  start.reserve(players.size());
   for (const EntityId id : players) start.push_back(world.get(id, schema().player_position));
   std::vector<Vec2> expected = start;
   for (std::size_t i = 0; i < players.size(); ++i) {
