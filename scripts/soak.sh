@@ -107,11 +107,18 @@ rss_start, rss_end = (after[0]["rss_kb"], after[-1]["rss_kb"]) if after else (0,
 span_h = (after[-1]["t"] - after[0]["t"]) / 3600.0 if len(after) > 1 else 0.0
 growth_mb_per_h = (rss_end - rss_start) / 1024.0 / span_h if span_h > 0 else 0.0
 peak = max((l["rss_kb"] for l in lines), default=0)
+# What the allocator counts as in use: tells a leak from memory the
+# allocator keeps after a peak (older servers do not report it).
+heap = [l.get("heap_kb", 0) for l in after]
+heap_growth = (heap[-1] - heap[0]) / 1024.0 / span_h if span_h > 0 and heap else 0.0
 print(f'\nbots: {s["bots"]}, left by script and rejoined {s["left_by_script"]} times')
 print(f'disconnects not asked for: {s["disconnects"]} {s["disconnects_by_reason"]}; denials {s["denials_by_reason"]}')
 print(f'rtt p50/p99 {s["rtt_p50_ms"]:.0f}/{s["rtt_p99_ms"]:.0f} ms, late inputs {100 * s["late_input_fraction"]:.3f}%')
 print(f"server RSS after warm-up {rss_start} KiB -> {rss_end} KiB over {span_h:.2f} h "
       f"({growth_mb_per_h:+.3f} MB/h), peak {peak} KiB")
+if heap:
+    print(f"server heap in use after warm-up {heap[0]} KiB -> {heap[-1]} KiB ({heap_growth:+.3f} MB/h), "
+          f"range {min(heap)}..{max(heap)} KiB")
 checks = [
     ("server still running at the end, then exited 0", server_alive == 1 and server_status == 0,
      f"alive {server_alive}, exit {server_status}"),

@@ -51,6 +51,7 @@ struct IntervalStats {
   Counter denials;
   Counter disconnects;
   std::uint64_t rss_kb = 0;
+  std::uint64_t heap_kb = 0;  // in use by the allocator's count (memory.h)
   // Address validation, totals: traffic of addresses that never proved
   // they receive at their address, and what became of it.
   std::uint64_t unvalidated_bytes_in = 0;

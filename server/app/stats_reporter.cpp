@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "memory.h"
 #include "stats_format.h"
 
 namespace tickwire::server_app {
@@ -66,6 +67,7 @@ void StatsReporter::report(const server::ServerStats& s, const transport::Valida
   r.denials = counter(s.denials, p.denials);
   r.disconnects = counter(s.disconnects, p.disconnects);
   r.rss_kb = resident_set_kb();
+  r.heap_kb = heap_in_use_kb();
   r.unvalidated_bytes_in = validation.unvalidated_bytes_in;
   r.unvalidated_bytes_out = validation.unvalidated_bytes_out;
   r.challenges_sent = validation.challenges_sent;

@@ -65,6 +65,7 @@ IntervalStats sample() {
   s.rejected_inputs = {1, 1};
   s.bad_packets = {7, 0};
   s.rss_kb = 5120;
+  s.heap_kb = 3072;
   s.unvalidated_bytes_in = 6400;
   s.unvalidated_bytes_out = 2900;
   s.connects_dropped = 50;
@@ -99,6 +100,7 @@ TEST(JsonLine, HasEveryKeyWithTotalsOnOneLine) {
                          "\"rejected_inputs\":1",
                          "\"bad_packets\":7",
                          "\"rss_kb\":5120",
+                         "\"heap_kb\":3072",
                          "\"unvalidated_bytes_in\":6400",
                          "\"unvalidated_bytes_out\":2900",
                          "\"connects_dropped\":50",
@@ -114,6 +116,7 @@ TEST(TextLine, IsOneLineWithDeltasAndTotals) {
   EXPECT_NE(line.find("p99=90"), std::string::npos) << line;
   EXPECT_NE(line.find("overrun=+1/2"), std::string::npos) << line;
   EXPECT_NE(line.find("missing=+2/5"), std::string::npos) << line;
+  EXPECT_NE(line.find("heap=3072KiB"), std::string::npos) << line;
 }
 
 TEST(Statm, ResidentPagesToKiB) {

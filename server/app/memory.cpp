@@ -1,0 +1,24 @@
+#include "memory.h"
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+namespace tickwire::server_app {
+
+std::uint64_t heap_in_use_kb() {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+  const struct mallinfo2 info = mallinfo2();
+  return (info.uordblks + info.hblkhd) / 1024;
+#else
+  return 0;
+#endif
+}
+
+void MemoryTrimmer::trim() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
+
+}  // namespace tickwire::server_app
