@@ -93,39 +93,5 @@ server_status=0
 wait "$server_pid" || server_status=$?
 pids=()
 
-python3 - "$out" "$warmup" "$bots_status" "$server_alive" "$server_status" "$relay_alive" "$relay_status" <<'EOF'
-import json, sys
-sys.path.insert(0, "scripts")
-from run_checks import conclude
-out, warmup = sys.argv[1], float(sys.argv[2])
-bots_status, server_alive, server_status, relay_alive, relay_status = (int(x) for x in sys.argv[3:8])
-bots = json.load(open(f"{out}/bots.json"))
-s = bots["summary"]
-lines = [json.loads(l) for l in open(f"{out}/server_stats.jsonl") if l.strip()]
-after = [l for l in lines if l["t"] >= warmup]
-rss_start, rss_end = (after[0]["rss_kb"], after[-1]["rss_kb"]) if after else (0, 0)
-span_h = (after[-1]["t"] - after[0]["t"]) / 3600.0 if len(after) > 1 else 0.0
-growth_mb_per_h = (rss_end - rss_start) / 1024.0 / span_h if span_h > 0 else 0.0
-peak = max((l["rss_kb"] for l in lines), default=0)
-# What the allocator counts as in use: tells a leak from memory the
-# allocator keeps after a peak (older servers do not report it).
-heap = [l.get("heap_kb", 0) for l in after]
-heap_growth = (heap[-1] - heap[0]) / 1024.0 / span_h if span_h > 0 and heap else 0.0
-print(f'\nbots: {s["bots"]}, left by script and rejoined {s["left_by_script"]} times')
-print(f'disconnects not asked for: {s["disconnects"]} {s["disconnects_by_reason"]}; denials {s["denials_by_reason"]}')
-print(f'rtt p50/p99 {s["rtt_p50_ms"]:.0f}/{s["rtt_p99_ms"]:.0f} ms, late inputs {100 * s["late_input_fraction"]:.3f}%')
-print(f"server RSS after warm-up {rss_start} KiB -> {rss_end} KiB over {span_h:.2f} h "
-      f"({growth_mb_per_h:+.3f} MB/h), peak {peak} KiB")
-if heap:
-    print(f"server heap in use after warm-up {heap[0]} KiB -> {heap[-1]} KiB ({heap_growth:+.3f} MB/h), "
-          f"range {min(heap)}..{max(heap)} KiB")
-checks = [
-    ("server still running at the end, then exited 0", server_alive == 1 and server_status == 0,
-     f"alive {server_alive}, exit {server_status}"),
-    ("relay still running at the end, then exited 0", relay_alive == 1 and relay_status == 0,
-     f"alive {relay_alive}, exit {relay_status}"),
-    ("bots' thresholds held (no disconnect or denial not asked for)", bots_status == 0, f"bots exit {bots_status}"),
-    ("server memory flat after warm-up (< 1 MB/h)", growth_mb_per_h < 1.0, f"{growth_mb_per_h:+.3f} MB/h"),
-]
-conclude(checks)
-EOF
+python3 scripts/soak_report.py "$out" "$warmup" "$bots_status" "$server_alive" "$server_status" "$relay_alive" \
+  "$relay_status"
