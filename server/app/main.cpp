@@ -209,7 +209,7 @@ int main(int argc, char** argv) {
       }
     }
     while (auto event = server.poll_event()) on_event(*event);
-    // Between ticks: a trim takes well under a millisecond of the wait.
+    // Between ticks, so that a trim delays no tick's work.
     if (trimmer.due(now)) server_app::MemoryTrimmer::trim();
     server_app::wait_for_tick_or_traffic(*enet, clock, server.next_tick_time());
   }

@@ -29,7 +29,8 @@ class MemoryTrimmer {
     return true;
   }
   // Returns free pages to the system (a no-op where the C library has no
-  // way to); takes well under a millisecond for a heap of tens of MB.
+  // way to). It walks the allocator's free lists, so it is called between
+  // ticks, not during one.
   static void trim();
 
  private:
