@@ -13,6 +13,9 @@
 
 namespace tickwire::server_app {
 
+// This process's resident set in KiB, 0 when it cannot be read.
+std::uint64_t resident_set_kb();
+
 // Bytes the allocator has handed out and not had back, in KiB (mmapped
 // blocks included); 0 where the C library cannot tell.
 std::uint64_t heap_in_use_kb();

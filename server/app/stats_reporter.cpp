@@ -1,23 +1,12 @@
 #include "stats_reporter.h"
 
-#include <unistd.h>
 
 #include <algorithm>
-#include <sstream>
 
 #include "memory.h"
 #include "stats_format.h"
 
 namespace tickwire::server_app {
-
-std::uint64_t resident_set_kb() {
-  std::ifstream in("/proc/self/statm");
-  std::stringstream text;
-  text << in.rdbuf();
-  const long page = sysconf(_SC_PAGESIZE);
-  const auto kb = rss_kb_from_statm(text.str(), page > 0 ? static_cast<std::uint64_t>(page) : 4096U);
-  return kb.value_or(0);
-}
 
 StatsReporter::StatsReporter(Duration interval, const std::string& json_path, std::shared_ptr<spdlog::logger> log,
                              Time now)

@@ -42,7 +42,4 @@ class StatsReporter {
   server::ServerStats previous_;
 };
 
-// This process's resident set in KiB, 0 when it cannot be read.
-std::uint64_t resident_set_kb();
-
 }  // namespace tickwire::server_app
