@@ -1,6 +1,5 @@
 #include "stats_reporter.h"
 
-
 #include <algorithm>
 
 #include "memory.h"
