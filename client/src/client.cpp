@@ -64,6 +64,7 @@ Client::Client(std::unique_ptr<transport::Transport> transport, prediction::NetG
       game_(game),
       sampler_(std::move(sampler)),
       config_(validated(std::move(config))),
+      redundancy_(config_.input_redundancy),
       receiver_(game.schema(), snapshot::ReceiverConfig{config_.snapshot_history_ticks}),
       interpolator_(game.schema(), config_.interpolation),
       authoritative_(game.schema()),

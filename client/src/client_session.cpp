@@ -35,6 +35,7 @@ void Client::start_session() {
   pc.inputs = config_.inputs;
   pc.smoothing = config_.smoothing;
   prediction_ = std::make_unique<prediction::ClientPrediction>(game_.schema(), game_, sampler_, pc);
+  redundancy_ = prediction::InputRedundancy(config_.input_redundancy);  // a new session learns its uplink anew
   receiver_.reset();
   authoritative_.clear();
   authoritative_tick_.reset();
@@ -79,7 +80,10 @@ bool Client::accept_header(const PacketHeader& header, Time now) {
     newest_sequence_ = header.sequence;
   }
   ++packets_accepted_;
-  for (Sequence s : channel_.take_acked()) prediction_->inputs().on_acked(s);
+  for (Sequence s : channel_.take_acked()) {
+    prediction_->inputs().on_acked(s);
+    redundancy_.on_acked(s, now);
+  }
   return true;
 }
 
@@ -176,7 +180,7 @@ void Client::send_report(Time now) {
 }
 
 void Client::send_inputs(Time now) {
-  auto packet = prediction_->make_input_packet(receiver_.newest());
+  auto packet = prediction_->make_input_packet(receiver_.newest(), redundancy_.copies());
   if (!packet) return;
   PacketHeader header = channel_.next_header(PacketType::kInput, now);
   BitWriter w(kMaxPacket);
@@ -184,7 +188,10 @@ void Client::send_inputs(Time now) {
     log_->error("input packet does not encode: {}", w.error() ? w.error()->detail : "unknown");
     return;
   }
-  if (send_packet(w.data(), now)) prediction_->inputs().on_sent(header.sequence, *packet);
+  if (send_packet(w.data(), now)) {
+    prediction_->inputs().on_sent(header.sequence, *packet);
+    redundancy_.on_sent(header.sequence, now);
+  }
 }
 
 void Client::draw() {
@@ -210,6 +217,8 @@ void Client::refresh_stats() {
   stats_.late_inputs = m.stats().late;
   stats_.missing_inputs = m.stats().missed;
   stats_.hard_resets = time_->stats().hard_resets;
+  stats_.input_copies = std::min(redundancy_.copies(), config_.inputs.redundancy);
+  stats_.input_loss_burst = redundancy_.stats().longest_burst;
   const prediction::PredictionStats& p = prediction_->stats();
   stats_.predicted_ticks = p.predicted_ticks;
   stats_.mispredictions = p.mispredictions;

@@ -30,13 +30,15 @@ void InputHistory::store(Tick tick, const snapshot::Record& input) {
   stored.quantize();
 }
 
-std::optional<InputPacket> InputHistory::make_packet(std::optional<Tick> snapshot_ack) const {
+std::optional<InputPacket> InputHistory::make_packet(std::optional<Tick> snapshot_ack,
+                                                     std::optional<std::uint32_t> copies) const {
   const auto newest = inputs_.newest();
   if (!newest) return std::nullopt;
   // Walk back from the newest while inputs are held, unacknowledged and
   // within the redundancy.
+  const std::uint32_t limit = std::clamp(copies.value_or(config_.redundancy), 1U, config_.redundancy);
   Tick first = *newest;
-  for (std::uint32_t n = 1; n < config_.redundancy && first.value() > 0; ++n) {
+  for (std::uint32_t n = 1; n < limit && first.value() > 0; ++n) {
     const Tick older = first - 1;
     if (acked_ && older <= *acked_) break;
     if (!inputs_.contains(older)) break;

@@ -31,6 +31,17 @@ TEST(InputHistory, PacketCarriesTheNewestAndUnackedInputsUpToTheRedundancy) {
   EXPECT_EQ(p->last_tick(), Tick(20));
 }
 
+TEST(InputHistory, APolicyChoosesTheCopiesWithinTheRedundancy) {
+  TestSchema s;
+  InputHistory h(s.schema, s.input, {.capacity = 64, .redundancy = 6});
+  for (std::uint32_t t = 1; t <= 20; ++t) h.store(Tick(t), stick(s, 0.1F));
+  EXPECT_EQ(h.make_packet(std::nullopt, 2U)->inputs.size(), 2U);
+  EXPECT_EQ(h.make_packet(std::nullopt, 5U)->inputs.size(), 5U);
+  // Never more than the configured ceiling, never fewer than the newest.
+  EXPECT_EQ(h.make_packet(std::nullopt, 40U)->inputs.size(), 6U);
+  EXPECT_EQ(h.make_packet(std::nullopt, 0U)->inputs.size(), 1U);
+}
+
 TEST(InputHistory, AcknowledgedInputsAreNotSentAgain) {
   TestSchema s;
   InputHistory h(s.schema, s.input, {.capacity = 64, .redundancy = 8});

@@ -65,6 +65,48 @@ TEST(InterpolationEstimator, ALostSnapshotInAHundredIsAllowedForHalfAPercent) {
   EXPECT_GT(covered.required_delay()->millis_f(), lossy.required_delay()->millis_f());
 }
 
+TEST(InterpolationEstimator, RidesOutARareStallInsteadOfBufferingForIt) {
+  // One snapshot in 200 (every 3.3 s) is held 200 ms, and the ones behind
+  // it wait too (first in, first out). Covering that would add 200 ms to
+  // every frame for a hold every few seconds; the buffer stays near the
+  // ordinary stream's.
+  InterpolationEstimator steady;
+  run(steady, 3600, [](int) { return 20000.0; });
+  InterpolationEstimator stalled;
+  run(stalled, 3600, [](int i) {
+    const int since = i % 200;
+    return since < 12 ? 20000.0 + std::max(0.0, 200000.0 - since * kTickUs) : 20000.0;
+  });
+  EXPECT_LE(stalled.required_delay()->millis_f(), steady.required_delay()->millis_f() + 16.7);
+}
+
+TEST(InterpolationEstimator, CoversHoldUpsThatStarveMuchOfTheTime) {
+  // The same 200 ms hold every 0.5 s starves a third of the time: that is
+  // the link, and the buffer covers it.
+  InterpolationEstimator e;
+  run(e, 3600, [](int i) {
+    const int since = i % 30;
+    return since < 12 ? 20000.0 + std::max(0.0, 200000.0 - since * kTickUs) : 20000.0;
+  });
+  EXPECT_GE(e.required_delay()->millis_f(), 200.0);
+}
+
+TEST(InterpolationEstimator, FollowsARisingDelayAhead) {
+  // The downlink's delay grows by 3 ms a second. The quantile alone trails
+  // the newest ages (its allowance is spent on the top of the ramp); the
+  // trend projects it ahead by the lag of the steering and the window.
+  auto ramp = [](int i) { return 20000.0 + 3000.0 * i / 60.0; };
+  InterpolationEstimatorConfig flat;
+  flat.trend_lookahead = Duration::zero();
+  InterpolationEstimator without(flat);
+  run(without, 3600, ramp);
+  InterpolationEstimator with;
+  run(with, 3600, ramp);
+  EXPECT_GE(with.required_delay()->millis_f(), without.required_delay()->millis_f() + 3.0);
+  const double newest_age_ms = ramp(3600) / 1000.0 + 16.667;
+  EXPECT_GE(with.required_delay()->millis_f(), newest_age_ms - 2.0);
+}
+
 TEST(InterpolationEstimator, IgnoresSnapshotsOlderThanTheNewest) {
   InterpolationEstimator e;
   run(e, 100, [](int) { return 20000.0; });

@@ -63,8 +63,14 @@ TEST(LeadEstimator, TakesARiseOfEveryRecentNeedAtOnce) {
   LeadEstimator e(config);
   int i = 0;
   for (; i < 900; ++i) e.add(nth(i), Duration::millis(10));
-  // A route change: every input now needs 40 ms more.
-  for (std::uint32_t k = 0; k < config.rise_samples; ++k, ++i) e.add(nth(i), Duration::millis(50));
+  // A route change: every input now needs 40 ms more. Two needs are not
+  // enough to tell it from noise...
+  const Time first = nth(i);
+  e.add(nth(i++), Duration::millis(50));
+  e.add(nth(i++), Duration::millis(50));
+  EXPECT_NEAR(e.level().millis_f(), 10.0, 1e-6);
+  // ...every need of a rise window is.
+  while (nth(i) - first <= config.rise_window) e.add(nth(i++), Duration::millis(50));
   EXPECT_NEAR(e.level().millis_f(), 50.0, 1e-6);
   EXPECT_GE(required_ms(e), 50.0);
 }
@@ -77,6 +83,43 @@ TEST(LeadEstimator, ADelayStallIsTailNotLevel) {
   // tick each. The level stays; the tail learns the stall.
   for (int k = 0; k < 6; ++k, ++i) e.add(nth(i), Duration::micros(110'000 - k * 16'667));
   EXPECT_NEAR(e.level().millis_f(), 10.0, 1e-6);
+}
+
+TEST(LeadEstimator, RidesOutRareStallsInsteadOfCoveringThem) {
+  // A 200 ms stall every 3 s (one report shows it: its inputs arrive
+  // together) is far rarer than the lead is worth: covering it would add
+  // 200 ms to every frame. The lead stays near the ordinary needs.
+  LeadEstimator e;
+  for (int i = 0; i < 7200; ++i) e.add(nth(i), Duration::millis(i % 180 == 90 ? 210 : 10 + (i % 3)));
+  EXPECT_LT(required_ms(e), 20.0);
+}
+
+TEST(LeadEstimator, CoversStallsThatComeTwiceASecond) {
+  // The same stalls every 0.5 s are the link's ordinary behaviour: riding
+  // them out would leave a late input twice a second.
+  LeadEstimator e;
+  for (int i = 0; i < 7200; ++i) e.add(nth(i), Duration::millis(i % 30 == 15 ? 210 : 10 + (i % 3)));
+  EXPECT_NEAR(required_ms(e), 210.0, 1e-6);
+}
+
+TEST(LeadEstimator, FollowsASlowRampWithoutLagging) {
+  // Bufferbloat: every need grows by 3 ms a second. A median over 2 s lags
+  // by 3 ms; the trend puts the requirement ahead of the newest need.
+  LeadEstimator e;
+  double newest = 0;
+  for (int i = 0; i < 3600; ++i) {
+    newest = 10.0 + 3.0 * static_cast<double>(i) / 60.0 + 0.5 * static_cast<double>(i % 4);
+    e.add(nth(i), Duration::micros(std::llround(newest * 1000)));
+  }
+  EXPECT_GT(e.trend(), 2000.0);
+  EXPECT_LT(e.trend(), 4000.0);
+  EXPECT_GT(required_ms(e), newest);
+}
+
+TEST(LeadEstimator, NoTrendOnASteadyLink) {
+  LeadEstimator e;
+  for (int i = 0; i < 3600; ++i) e.add(nth(i), Duration::micros(10'000 + (i * 7919) % 3000));
+  EXPECT_EQ(e.trend(), 0.0);
 }
 
 TEST(LeadEstimator, TheTailSurvivesAChangeOfLevel) {

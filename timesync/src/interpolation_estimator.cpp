@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "tickwire/timesync/rising_trend.h"
+
 namespace tickwire::timesync {
 
 namespace {
@@ -11,6 +13,12 @@ namespace {
 InterpolationEstimatorConfig checked(InterpolationEstimatorConfig c) {
   if (!(c.target_starved_rate > 0.0 && c.target_starved_rate < 1.0)) {
     throw std::invalid_argument("InterpolationEstimatorConfig: target_starved_rate must be in (0, 1)");
+  }
+  if (c.starved_percent_cost < Duration::zero() || c.trend_lookahead < Duration::zero() ||
+      c.trend_window <= Duration::zero()) {
+    throw std::invalid_argument(
+        "InterpolationEstimatorConfig: starved_percent_cost and trend_lookahead must not be negative, trend_window "
+        "positive");
   }
   if (c.window <= Duration::zero() || c.max_samples == 0 || c.min_samples == 0) {
     throw std::invalid_argument("InterpolationEstimatorConfig: window and sample counts must be positive");
@@ -66,6 +74,50 @@ void InterpolationEstimator::add(Time now, const NetworkTime& sent, const Networ
   }
 }
 
+double InterpolationEstimator::starved_time(double delay) const {
+  double sum = 0;
+  for (const Interval& i : intervals_) {
+    const double over = i.age_us - delay;
+    if (over <= 0) continue;
+    // Each frame whose age passed the delay starves whole.
+    const double frames_time = i.frame_us > 0 ? i.frame_us * std::ceil(over / i.frame_us) : over;
+    sum += std::min(i.length_us, frames_time);
+  }
+  return sum;
+}
+
+double InterpolationEstimator::rare_hold_up_cut(double target_us, double low_us, double total_us) const {
+  // Below the target, the delay that minimises delay + cost x starved
+  // share: a rare long hold-up starves many frames at once, but covering
+  // it would cost its whole length on every frame.
+  const double span = std::min((intervals_.back().at - intervals_.front().at).seconds_f(), config_.window.seconds_f());
+  if (span < 10.0 || total_us <= 0 || target_us <= low_us) return target_us;  // too little seen yet
+  const double per_share = static_cast<double>(config_.starved_percent_cost.micros()) * 100.0;
+  constexpr int kSteps = 64;
+  const double step = std::max(1000.0, (target_us - low_us) / kSteps);
+  double best = target_us;
+  double best_cost = target_us + per_share * starved_time(target_us) / total_us;
+  for (double d = target_us - step; d >= low_us; d -= step) {
+    const double cost = d + per_share * starved_time(d) / total_us;
+    if (cost < best_cost) {
+      best_cost = cost;
+      best = d;
+    }
+  }
+  return best;
+}
+
+double InterpolationEstimator::median_age() {
+  ages_.clear();
+  for (const Interval& i : intervals_) {
+    if (i.age_us > -1e11) ages_.push_back(i.age_us);
+  }
+  if (ages_.empty()) return 0;
+  const auto mid = ages_.begin() + static_cast<std::ptrdiff_t>(ages_.size() / 2);
+  std::nth_element(ages_.begin(), mid, ages_.end());
+  return *mid;
+}
+
 void InterpolationEstimator::recompute() {
   double total = 0;
   double high = -1e18;
@@ -78,30 +130,31 @@ void InterpolationEstimator::recompute() {
   }
   if (high < low) return;  // nothing was ever on screen long enough to count
   const double allowed = config_.target_starved_rate * total;
-  auto starved = [this](double delay) {
-    double sum = 0;
-    for (const Interval& i : intervals_) {
-      const double over = i.age_us - delay;
-      if (over <= 0) continue;
-      // Each frame whose age passed the delay starves whole.
-      const double frames_time = i.frame_us > 0 ? i.frame_us * std::ceil(over / i.frame_us) : over;
-      sum += std::min(i.length_us, frames_time);
-    }
-    return sum;
-  };
   // starved() never rises as the delay grows and is zero at the largest
   // age: bisect for the smallest delay within the allowance, to a
   // microsecond.
   low = std::min(low, high);
+  const double floor = low;
   while (high - low > 1.0) {
     const double mid = (low + high) / 2.0;
-    if (starved(mid) <= allowed) {
+    if (starved_time(mid) <= allowed) {
       high = mid;
     } else {
       low = mid;
     }
   }
-  required_ = Duration::micros(std::llround(std::ceil(high)));
+  // A clear climb of the ages (a filling queue on the downlink) is
+  // projected ahead by the lag of the window and the steering.
+  trend_.clear();
+  const Time newest = intervals_.back().at;
+  for (const Interval& i : intervals_) {
+    if (newest - i.at <= config_.trend_window && i.age_us > -1e11) {
+      trend_.push_back(TrendSample{-(newest - i.at).seconds_f(), i.age_us});
+    }
+  }
+  const double ahead = rising_slope(trend_, ages_) * config_.trend_lookahead.seconds_f();
+  required_ =
+      Duration::micros(std::llround(std::ceil(rare_hold_up_cut(high, std::max(floor, median_age()), total) + ahead)));
 }
 
 }  // namespace tickwire::timesync

@@ -5,6 +5,9 @@
 #include <stdexcept>
 #include <vector>
 
+#include "tickwire/timesync/rare_event_cut.h"
+#include "tickwire/timesync/rising_trend.h"
+
 namespace tickwire::timesync {
 
 namespace {
@@ -15,6 +18,9 @@ LeadEstimatorConfig checked(LeadEstimatorConfig c) {
   }
   if (c.level_window <= Duration::zero() || c.tail_window <= Duration::zero()) {
     throw std::invalid_argument("LeadEstimatorConfig: windows must be positive");
+  }
+  if (c.late_event_cost < Duration::zero() || c.rise_window < Duration::zero()) {
+    throw std::invalid_argument("LeadEstimatorConfig: late_event_cost and rise_window must not be negative");
   }
   if (c.rise_samples == 0 || c.max_tail_samples == 0 || c.max_level_samples < 2) {
     throw std::invalid_argument("LeadEstimatorConfig: sample counts must be positive");
@@ -39,6 +45,8 @@ void LeadEstimator::clear() {
   tail_.clear();
   level_us_ = 0;
   max_need_us_ = 0;
+  trend_us_per_s_ = 0;
+  last_rise_.reset();
   required_.reset();
   samples_ = 0;
 }
@@ -61,7 +69,7 @@ void LeadEstimator::add(Time now, Duration need) {
     tail_log_.pop_front();
   }
   update_level();
-  update_required();
+  update_required(now);
 }
 
 void LeadEstimator::commit_ready(Time now) {
@@ -100,29 +108,56 @@ void LeadEstimator::update_level() {
   level_us_ = at(window.size() / 2);
 
   // A rise shared by every recent sample is a new level, not tail.
-  if (recent_.size() >= config_.rise_samples) {
-    const double spread = at(window.size() * 3 / 4) - at(window.size() / 4);
-    const double margin = std::max(spread, static_cast<double>(config_.rise_margin_min.micros()));
-    double recent_min = recent_.back().need_us;
-    for (std::size_t i = 0; i < config_.rise_samples; ++i) {
-      recent_min = std::min(recent_min, recent_[recent_.size() - 1 - i].need_us);
-    }
-    if (recent_min > level_us_ + margin) level_us_ = recent_min;
+  const double spread = at(window.size() * 3 / 4) - at(window.size() / 4);
+  const double margin = std::max(spread, static_cast<double>(config_.rise_margin_min.micros()));
+  double recent_min = recent_.back().need_us;
+  double oldest_recent = recent_.back().need_us;
+  std::size_t recent_count = 0;
+  for (auto it = recent_.rbegin(); it != recent_.rend() && newest - it->at <= config_.rise_window; ++it) {
+    recent_min = std::min(recent_min, it->need_us);
+    oldest_recent = it->need_us;
+    ++recent_count;
   }
+  // A queue draining after a stall also raises several needs in a row, but
+  // they fall by a tick each: only needs that stay up are a new level.
+  const bool staying_up = recent_.back().need_us >= oldest_recent - margin;
+  if (recent_count >= config_.rise_samples && recent_min > level_us_ + margin && staying_up) {
+    level_us_ = recent_min;
+    last_rise_ = newest;
+  }
+
+  // The trend is fitted only after the last step up: a step is a new level,
+  // and a line through it would project the step forward as a ramp.
+  auto level_start = recent_.begin();
+  while (level_start != recent_.end() &&
+         (newest - level_start->at > config_.level_window || (last_rise_ && level_start->at < *last_rise_))) {
+    ++level_start;
+  }
+  trend_samples_.clear();
+  for (auto it = level_start; it != recent_.end(); ++it) {
+    trend_samples_.push_back(TrendSample{-(newest - it->at).seconds_f(), it->need_us});
+  }
+  trend_us_per_s_ = rising_slope(trend_samples_, window_);
 }
 
-double LeadEstimator::tail_quantile() const {
-  // The k-th largest relative need, k = ceil(rate * n): at most a share
-  // target_late_rate of the samples lie above it.
+double LeadEstimator::tail_cut(Time now) const {
+  // The target's quantile is the k-th largest relative need, k = ceil(rate
+  // * n): at most a share target_late_rate of the samples lie above it. The
+  // cut is there or lower, where the rest of the tail is rare events not
+  // worth their latency.
   const double n = static_cast<double>(tail_.size());
   const auto k = static_cast<std::size_t>(std::max(1.0, std::ceil(config_.target_late_rate * n)));
-  auto it = tail_.rbegin();
-  for (std::size_t i = 1; i < k && std::next(it) != tail_.rend(); ++i) ++it;
-  return *it;
+  const double span = std::min(now - tail_log_.front().at, config_.tail_window).seconds_f();
+  // Before a few seconds of tail the rate of events is not known: hold the
+  // target's quantile.
+  if (span < 10.0) return *std::next(tail_.rbegin(), static_cast<std::ptrdiff_t>(std::min(k, tail_.size()) - 1));
+  return cheapest_cut(tail_.rbegin(), tail_.rend(), k, static_cast<double>(config_.late_event_cost.micros()), span,
+                      0.0);
 }
 
-void LeadEstimator::update_required() {
-  double us = settled() ? level_us_ + tail_quantile() : max_need_us_;
+void LeadEstimator::update_required(Time now) {
+  double us =
+      settled() ? level_us_ + tail_cut(now) + trend_us_per_s_ * config_.trend_lookahead.seconds_f() : max_need_us_;
   if (learning()) us += static_cast<double>(config_.learning_margin.micros());
   required_ = Duration::micros(std::llround(us));
 }

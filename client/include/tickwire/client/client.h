@@ -30,6 +30,7 @@
 #include "tickwire/core/tick.h"
 #include "tickwire/core/time.h"
 #include "tickwire/prediction/client_prediction.h"
+#include "tickwire/prediction/input_redundancy.h"
 #include "tickwire/prediction/net_game.h"
 #include "tickwire/snapshot/interpolator.h"
 #include "tickwire/snapshot/receiver.h"
@@ -58,7 +59,11 @@ struct ClientConfig {
   std::uint32_t max_ticks_per_update = 8;  // see timesync::TimeSystemConfig
   // Prediction: deepest replay, input redundancy, correction smoothing.
   std::uint32_t max_replay_ticks = 32;
-  prediction::InputHistoryConfig inputs{};
+  // inputs.redundancy is the most copies a packet may carry; within it, the
+  // redundancy policy sets how many each input rides in from the bursts of
+  // loss it sees on the uplink (prediction/input_redundancy.h).
+  prediction::InputHistoryConfig inputs{.capacity = 256, .redundancy = 16};
+  prediction::InputRedundancyConfig input_redundancy{};
   prediction::SmoothingConfig smoothing{};
   snapshot::InterpolationConfig interpolation{};
   // Snapshot states kept; must equal the server's.
@@ -102,6 +107,8 @@ struct ClientStats {
   std::uint64_t late_inputs = 0;         // reported by the server
   std::uint64_t missing_inputs = 0;      // reported by the server
   std::uint64_t hard_resets = 0;         // time jumps
+  std::uint32_t input_copies = 0;        // packets each input rides in now (the redundancy policy)
+  std::uint32_t input_loss_burst = 0;    // longest run of lost input packets lately
   std::uint64_t server_ticks_heard = 0;  // packets that carried a newer server tick
 };
 
@@ -215,6 +222,7 @@ class Client {
   PacketChannel channel_;
   std::unique_ptr<timesync::TimeSystem> time_;
   std::unique_ptr<prediction::ClientPrediction> prediction_;
+  prediction::InputRedundancy redundancy_;
   snapshot::SnapshotReceiver receiver_;
   snapshot::Interpolator interpolator_;
   snapshot::World authoritative_;

@@ -141,8 +141,9 @@ class ClientPrediction final : private SpawnHook {
   void render(const NetworkTime& predicted_time, snapshot::World& out);
 
   // The next input packet body (see InputHistory::make_packet).
-  std::optional<InputPacket> make_input_packet(std::optional<Tick> snapshot_ack) const {
-    return inputs_.make_packet(snapshot_ack);
+  std::optional<InputPacket> make_input_packet(std::optional<Tick> snapshot_ack,
+                                               std::optional<std::uint32_t> copies = std::nullopt) const {
+    return inputs_.make_packet(snapshot_ack, copies);
   }
   InputHistory& inputs() { return inputs_; }
   const InputHistory& inputs() const { return inputs_; }

@@ -24,9 +24,10 @@ struct InputHistoryConfig {
   // sampled while prediction waits for the server.
   std::uint32_t capacity = 256;
   // Inputs per packet at most (1..kMaxInputsPerPacket). Each input rides in
-  // this many consecutive packets unless acknowledged sooner; 4 survives
-  // three lost packets in a row, which at 5% independent loss happens to
-  // one input in 160,000.
+  // this many consecutive packets unless acknowledged sooner. Without a
+  // policy (input_redundancy.h) every packet may carry this many; with one,
+  // this is its ceiling. 4 survives three lost packets in a row, which at
+  // 5% independent loss happens to one input in 160,000.
   std::uint32_t redundancy = 4;
 };
 
@@ -42,9 +43,12 @@ class InputHistory {
   const snapshot::Record* find(Tick tick) const { return inputs_.find(tick); }
   std::optional<Tick> newest() const { return inputs_.newest(); }
 
-  // The next packet: the newest input and up to redundancy - 1 older ones
-  // not yet acknowledged (only inputs still held). Empty when none is held.
-  std::optional<InputPacket> make_packet(std::optional<Tick> snapshot_ack) const;
+  // The next packet: the newest input and up to copies - 1 older ones not
+  // yet acknowledged (only inputs still held), copies being `copies` if
+  // given (an InputRedundancy policy's answer), never more than the
+  // configured redundancy. Empty when none is held.
+  std::optional<InputPacket> make_packet(std::optional<Tick> snapshot_ack,
+                                         std::optional<std::uint32_t> copies = std::nullopt) const;
 
   // The packet with `sequence` carried inputs up to packet.last_tick().
   void on_sent(Sequence sequence, const InputPacket& packet);

@@ -12,15 +12,18 @@
 // those whose age passed D, ceil((A - D) / f) of them, however little they
 // passed it by. Lost snapshots, late ones, jitter, the send interval and
 // the frame rate all show in A. The buffer is the smallest D that starves
-// at most target_starved_rate of the frames over the recent window.
+// at most target_starved_rate of the frames over the recent window, or less
+// where the rest is rare hold-ups not worth their delay (starved_percent_cost).
 
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <vector>
 
 #include "tickwire/core/network_time.h"
 #include "tickwire/core/time.h"
+#include "tickwire/timesync/rising_trend.h"
 
 namespace tickwire::timesync {
 
@@ -29,6 +32,18 @@ struct InterpolationEstimatorConfig {
   // extrapolate. Half a percent is a few frames a second at worst and
   // invisible with short extrapolation.
   double target_starved_rate = 0.005;
+  // The delay worth holding to spare 1% of frames starving: below the
+  // target, the buffer is the delay that minimises delay + this x starved
+  // percent. Rare long hold-ups (a 200 ms stall every few seconds) are
+  // ridden out: covering them would cost their whole length on every
+  // frame. A lost snapshot's extra interval is covered: it starves more
+  // than a percent of frames for a few tens of milliseconds of delay.
+  Duration starved_percent_cost = Duration::millis(30);
+  // A clear upward trend of the ages over trend_window (rising_trend.h) is
+  // projected trend_lookahead ahead: the quantile lags a ramp by the
+  // starvation it allows, and the steering by 1 / gain.
+  Duration trend_window = Duration::seconds(2);
+  Duration trend_lookahead = Duration::millis(1500);
   // A minute of arrivals: a starved rate of 0.5% is then measured over
   // 0.3 s of starvation, enough to be stable.
   Duration window = Duration::seconds(60);
@@ -66,6 +81,9 @@ class InterpolationEstimator {
     double frame_us = 0;   // the frame interval then
   };
   void recompute();
+  double starved_time(double delay_us) const;
+  double rare_hold_up_cut(double target_us, double low_us, double total_us) const;
+  double median_age();
 
   InterpolationEstimatorConfig config_;
   std::deque<Interval> intervals_;
@@ -74,6 +92,8 @@ class InterpolationEstimator {
   Time newest_arrival_local_;
   std::optional<Time> last_recompute_;
   std::optional<Duration> required_;
+  std::vector<double> ages_;
+  std::vector<TrendSample> trend_;  // scratch  // scratch for the cut, kept to spare an allocation
 };
 
 }  // namespace tickwire::timesync

@@ -22,16 +22,20 @@
 //   only be known from many samples. Being relative, the tail survives a
 //   change of level: after a route change the tail learned before still
 //   applies.
-// Required lead = level + the tail's (1 - target_late_rate) quantile.
+// Required lead = level + the tail's (1 - target_late_rate) quantile, or
+// less where covering the last of the tail costs more latency than the late
+// inputs it would spare (rare_event_cut.h): rare stalls are ridden out, not
+// paid for on every frame.
 
 #include <cstddef>
 #include <cstdint>
 #include <deque>
-#include <vector>
 #include <optional>
 #include <set>
+#include <vector>
 
 #include "tickwire/core/time.h"
+#include "tickwire/timesync/rising_trend.h"
 
 namespace tickwire::timesync {
 
@@ -42,17 +46,31 @@ struct LeadEstimatorConfig {
   // input whose first two copies were both lost, and covering those costs a
   // whole extra tick of lead (docs/time.md, "What a lead costs").
   double target_late_rate = 1e-3;
+  // The latency worth holding to spare one late event a second
+  // (rare_event_cut.h): below the target's quantile, the tail is cut where
+  // covering more would cost more lead than the late inputs it saves. A
+  // stall every few seconds is ridden out; a lost input's copy one tick
+  // later is covered as soon as losses come more than once in 12 s.
+  Duration late_event_cost = Duration::millis(200);
   // The level is the median over this window, centred on each sample when
   // it enters the tail (so a step of the level splits cleanly) and trailing
   // for the level now.
   Duration level_window = Duration::seconds(2);
-  // A rise of the level is taken at once when the smallest of this many
-  // recent needs is above the level by more than the level's spread (or
-  // rise_margin_min): every recent input needed more. Eight samples outlast
-  // the stall behind a 100 ms delay spike at 60 inputs a second, so a spike
-  // is tail, not level.
-  std::uint32_t rise_samples = 8;
+  // A rise of the level is taken at once when every need of the last
+  // rise_window (at least rise_samples of them) is above the level by more
+  // than the level's spread (or rise_margin_min): every recent input needed
+  // more, as after a route change. A stall, however long, shows as one
+  // sample (its inputs arrive together and the report carries the worst),
+  // so it is tail, not level. 100 ms is three reports at 30 a second: a
+  // lengthened route is followed within a tenth of a second of the first
+  // report that shows it.
+  std::uint32_t rise_samples = 3;
+  Duration rise_window = Duration::millis(100);
   Duration rise_margin_min = Duration::millis(1);
+  // A clear upward trend of the needs over the level window (rising_trend.h)
+  // is projected this far ahead: the median lags a ramp by half its window
+  // and the steering by a further 1 / gain (0.5 s at 2 per second).
+  Duration trend_lookahead = Duration::millis(1500);
   // Minutes of tail: at 60 samples a second and the default late rate, the
   // quantile is the eighth largest of 7200 samples, well inside the events
   // (losses, delay spikes) that come more often than once a minute.
@@ -87,6 +105,8 @@ class LeadEstimator {
   bool learning() const { return samples_ < config_.learning_samples; }
   Duration level() const { return Duration::micros(static_cast<std::int64_t>(level_us_)); }
   std::size_t samples() const { return samples_; }
+  // The needs' clear upward trend, in microseconds per second; 0 when none.
+  double trend() const { return trend_us_per_s_; }
   void clear();
 
  private:
@@ -96,8 +116,8 @@ class LeadEstimator {
   };
   void commit_ready(Time now);
   void update_level();
-  void update_required();
-  double tail_quantile() const;
+  void update_required(Time now);
+  double tail_cut(Time now) const;
 
   LeadEstimatorConfig config_;
   std::deque<Sample> recent_;    // the last level_window of samples
@@ -107,6 +127,9 @@ class LeadEstimator {
   std::multiset<double> tail_;   // the same values, sorted
   double level_us_ = 0;
   double max_need_us_ = 0;
+  double trend_us_per_s_ = 0;
+  std::vector<TrendSample> trend_samples_;  // scratch
+  std::optional<Time> last_rise_;           // when the level last stepped up at once
   std::optional<Duration> required_;
   std::size_t samples_ = 0;
 };
