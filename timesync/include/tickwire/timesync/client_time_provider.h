@@ -47,6 +47,8 @@ inline TargetFilterConfig default_target_filter() {
   c.fall_hysteresis = Duration::millis(4);
   c.release_hold = Duration::seconds(20);
   c.release_rate = Duration::micros(500);
+  c.large_fall_hold = Duration::seconds(1);
+  c.large_fall_rate = 1.0;
   return c;
 }
 
