@@ -109,6 +109,10 @@ void Client::receive(Time now) {
     if (!event) break;
     arrivals_.push_back({std::move(*event), now});
   }
+  if (resend_at_ && now >= *resend_at_ && state_ == ClientState::kConnected) {
+    resend_inputs(now);
+    transport_->flush(now);
+  }
 }
 
 void Client::update(Time now) {
@@ -126,6 +130,7 @@ void Client::update(Time now) {
     if (now - last_heard_ > config_.timeout) {
       fail(DisconnectReason::kTimeout, now);
     } else {
+      if (resend_at_ && now >= *resend_at_) resend_inputs(now);
       run_session(now);
       if (greet_ || now - last_sent_ >= config_.keep_alive_interval) send_keep_alive(now);
       greet_ = false;

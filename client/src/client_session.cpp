@@ -36,6 +36,7 @@ void Client::start_session() {
   pc.smoothing = config_.smoothing;
   prediction_ = std::make_unique<prediction::ClientPrediction>(game_.schema(), game_, sampler_, pc);
   redundancy_ = prediction::InputRedundancy(config_.input_redundancy);  // a new session learns its uplink anew
+  resend_at_.reset();
   receiver_.reset();
   authoritative_.clear();
   authoritative_tick_.reset();
@@ -179,19 +180,35 @@ void Client::send_report(Time now) {
   if (serialize(w, header) && serialize(w, report)) (void)send_packet(w.data(), now);
 }
 
-void Client::send_inputs(Time now) {
+bool Client::send_input_packet(Time now) {
   auto packet = prediction_->make_input_packet(receiver_.newest(), redundancy_.copies());
-  if (!packet) return;
+  if (!packet) return false;
   PacketHeader header = channel_.next_header(PacketType::kInput, now);
   BitWriter w(kMaxPacket);
   if (!serialize(w, header) || !prediction::serialize_input_packet(w, *packet, game_.schema(), game_.input_type())) {
     log_->error("input packet does not encode: {}", w.error() ? w.error()->detail : "unknown");
-    return;
+    return false;
   }
-  if (send_packet(w.data(), now)) {
-    prediction_->inputs().on_sent(header.sequence, *packet);
-    redundancy_.on_sent(header.sequence, now);
+  if (!send_packet(w.data(), now)) return false;
+  prediction_->inputs().on_sent(header.sequence, *packet);
+  redundancy_.on_sent(header.sequence, now);
+  return true;
+}
+
+void Client::send_inputs(Time now) {
+  (void)send_input_packet(now);
+  resend_at_.reset();
+  if (redundancy_.resend()) {
+    const auto tick_us = static_cast<double>(NetworkTime::from_tick(tick_rate_, Tick(1)).since_zero().micros());
+    resend_at_ = now + Duration::micros(std::llround(tick_us * config_.input_redundancy.resend_after_ticks));
   }
+}
+
+void Client::resend_inputs(Time now) {
+  // The same inputs again (fewer, if some were acknowledged meanwhile) in a
+  // packet of their own: a new sequence, so its fate is judged on its own.
+  resend_at_.reset();
+  if (send_input_packet(now)) ++stats_.input_resends;
 }
 
 void Client::draw() {
@@ -219,6 +236,7 @@ void Client::refresh_stats() {
   stats_.hard_resets = time_->stats().hard_resets;
   stats_.input_copies = std::min(redundancy_.copies(), config_.inputs.redundancy);
   stats_.input_loss_burst = redundancy_.stats().longest_burst;
+  stats_.input_loss = redundancy_.loss_rate();
   const prediction::PredictionStats& p = prediction_->stats();
   stats_.predicted_ticks = p.predicted_ticks;
   stats_.mispredictions = p.mispredictions;

@@ -11,12 +11,19 @@ namespace {
 // stays unjudged longer (no acknowledgement arrives at all) is dropped from
 // the record unjudged: a silent server is a timeout, not a burst.
 constexpr std::size_t kMaxPending = 256;
+// Fates kept for the loss rate: the window's worth at 60 packets a second,
+// whatever the window.
+constexpr std::size_t kMaxJudged = 1200;
 
 InputRedundancyConfig checked(InputRedundancyConfig c) {
   if (c.min_copies == 0 || c.max_copies < c.min_copies) {
     throw std::invalid_argument("InputRedundancyConfig: need 1 <= min_copies <= max_copies");
   }
   if (c.window <= Duration::zero()) throw std::invalid_argument("InputRedundancyConfig: window must be positive");
+  if (!(c.resend_loss_rate >= 0.0) || !(c.resend_after_ticks > 0.0 && c.resend_after_ticks < 1.0)) {
+    throw std::invalid_argument(
+        "InputRedundancyConfig: resend_loss_rate must not be negative, resend_after_ticks must be in (0, 1)");
+  }
   return c;
 }
 
@@ -27,9 +34,12 @@ InputRedundancy::InputRedundancy(InputRedundancyConfig config)
 
 void InputRedundancy::on_sent(Sequence sequence, Time now) {
   if (!pending_.empty() && !is_newer(sequence, pending_.back().sequence)) return;  // not in send order: ignore
+  // Judged before the new packet joins: by now every acknowledgement that
+  // arrived since the last send has been marked, whatever order a header's
+  // acknowledgements were reported in.
+  judge(now);
   pending_.push_back(Sent{sequence, false});
   while (pending_.size() > kMaxPending) pending_.pop_front();
-  update(now);
 }
 
 void InputRedundancy::on_acked(Sequence sequence, Time now) {
@@ -40,7 +50,7 @@ void InputRedundancy::on_acked(Sequence sequence, Time now) {
     newest_acked_ = sequence;
     have_newest_acked_ = true;
   }
-  judge(now);
+  update(now);
 }
 
 void InputRedundancy::judge(Time now) {
@@ -52,6 +62,9 @@ void InputRedundancy::judge(Time now) {
       break;
     }
     ++judged_;
+    judged_window_.push_back(Judged{now, !s.acked});
+    if (!s.acked) ++lost_in_window_;
+    if (judged_window_.size() > kMaxJudged) forget_oldest_judgement();
     if (s.acked) {
       end_run(now);
     } else {
@@ -70,10 +83,21 @@ void InputRedundancy::end_run(Time now) {
 
 void InputRedundancy::update(Time now) {
   while (!bursts_.empty() && now - bursts_.front().at > config_.window) bursts_.pop_front();
+  while (!judged_window_.empty() && now - judged_window_.front().at > config_.window) forget_oldest_judgement();
   std::uint32_t longest = run_;  // a run still going counts already
   for (const Burst& b : bursts_) longest = std::max(longest, b.length);
   const std::uint32_t wanted = longest == 0 ? config_.min_copies : longest + 1 + config_.margin;
   copies_ = std::clamp(wanted, config_.min_copies, config_.max_copies);
+}
+
+void InputRedundancy::forget_oldest_judgement() {
+  if (judged_window_.front().lost) --lost_in_window_;
+  judged_window_.pop_front();
+}
+
+double InputRedundancy::loss_rate() const {
+  if (judged_window_.empty()) return 0.0;
+  return static_cast<double>(lost_in_window_) / static_cast<double>(judged_window_.size());
 }
 
 InputRedundancyStats InputRedundancy::stats() const {
@@ -82,6 +106,7 @@ InputRedundancyStats InputRedundancy::stats() const {
   s.lost = lost_;
   for (const Burst& b : bursts_) s.longest_burst = std::max(s.longest_burst, b.length);
   s.longest_burst = std::max(s.longest_burst, run_);
+  s.loss_rate = loss_rate();
   return s;
 }
 

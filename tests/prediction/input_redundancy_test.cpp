@@ -68,8 +68,29 @@ TEST(InputRedundancy, AcknowledgementsOfOtherPacketsSettleEarlierOnes) {
   // 20 but none of the inputs: all ten were lost.
   for (int i = 0; i < 10; ++i) r.on_sent(Sequence(static_cast<std::uint16_t>(i)), at_ms(16 * i));
   r.on_acked(Sequence(20), at_ms(200));
+  r.on_sent(Sequence(21), at_ms(216));
   EXPECT_EQ(r.stats().lost, 10u);
   EXPECT_EQ(r.copies(), 12u);
+}
+
+TEST(InputRedundancy, AHeadersAcknowledgementsCountWhateverTheirOrder) {
+  // A header acknowledges its newest sequence first and the older ones from
+  // its bit field after: none of them is lost.
+  InputRedundancy r;
+  for (int i = 0; i < 10; ++i) r.on_sent(Sequence(static_cast<std::uint16_t>(i)), at_ms(16 * i));
+  for (int i = 9; i >= 0; --i) r.on_acked(Sequence(static_cast<std::uint16_t>(i)), at_ms(200));
+  r.on_sent(Sequence(10), at_ms(216));
+  EXPECT_EQ(r.stats().lost, 0u);
+  EXPECT_EQ(r.stats().judged, 10u);
+}
+
+TEST(InputRedundancy, ResendsOnlyWhileTheUplinkLoses) {
+  InputRedundancy r;
+  send(r, 0, 600, 0, [](int) { return true; });
+  EXPECT_FALSE(r.resend());
+  send(r, 600, 600, 9600, [](int i) { return i % 50 != 25; });  // 2% lost
+  EXPECT_TRUE(r.resend());
+  EXPECT_NEAR(r.loss_rate(), 0.0125, 0.01);
 }
 
 TEST(InputRedundancy, WrapsWithTheSequenceNumbers) {

@@ -72,6 +72,8 @@ class Bot {
   bool connected() const { return connected_; }
   bool connected_once() const { return connected_once_; }
   std::uint32_t tick_rate() const { return client_ ? client_->tick_rate() : 0; }
+  // When the client wants a receive() between frames (client::Client::next_deadline).
+  std::optional<Time> next_deadline() const { return client_ ? client_->next_deadline() : std::nullopt; }
   const std::map<std::string, std::uint64_t>& disconnects() const { return disconnects_; }
   const std::map<std::string, std::uint64_t>& denials() const { return denials_; }
   std::uint64_t leaves_by_script() const { return leaves_by_script_; }

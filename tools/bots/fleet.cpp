@@ -86,9 +86,18 @@ bool Fleet::receive(Duration max_wait, const std::function<Time()>& clock) {
     any = any || sockets_.back() != nullptr;
   }
   if (!any) return false;
-  transport::EnetTransport::wait_for_any(sockets_, max_wait, ready_);
+  // Wake for traffic, or for a client's second sending of its inputs.
+  const Time before = clock();
+  Duration wait = max_wait;
+  for (const auto& bot : bots_) {
+    if (const auto due = bot->next_deadline()) wait = std::min(wait, std::max(*due - before, Duration::zero()));
+  }
+  transport::EnetTransport::wait_for_any(sockets_, wait, ready_);
   const Time now = clock();
   for (const std::size_t i : ready_) bots_[i]->receive(now);
+  for (const auto& bot : bots_) {
+    if (const auto due = bot->next_deadline(); due && *due <= now) bot->receive(now);
+  }
   return true;
 }
 

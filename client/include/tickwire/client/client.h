@@ -109,6 +109,8 @@ struct ClientStats {
   std::uint64_t hard_resets = 0;         // time jumps
   std::uint32_t input_copies = 0;        // packets each input rides in now (the redundancy policy)
   std::uint32_t input_loss_burst = 0;    // longest run of lost input packets lately
+  double input_loss = 0.0;               // share of input packets lost lately
+  std::uint64_t input_resends = 0;       // input packets sent a second time
   std::uint64_t server_ticks_heard = 0;  // packets that carried a newer server tick
 };
 
@@ -134,6 +136,12 @@ class Client {
   // and clock readings leave out the wait for the frame. Never blocks;
   // holds at most kMaxArrivals events, the rest wait in the transport.
   void receive(Time now);
+  // When the client next wants a receive() or update() call between
+  // frames: the second sending of an input packet on a lossy uplink
+  // (prediction/input_redundancy.h). A loop that waits for traffic between
+  // frames should wake by then; one that does not loses only the benefit
+  // (the copy then goes out with the next frame).
+  std::optional<Time> next_deadline() const { return resend_at_; }
   static constexpr std::size_t kMaxArrivals = 256;
   // Leaves with kRequested; the server sees the reason.
   void disconnect(Time now);
@@ -223,6 +231,9 @@ class Client {
   std::unique_ptr<timesync::TimeSystem> time_;
   std::unique_ptr<prediction::ClientPrediction> prediction_;
   prediction::InputRedundancy redundancy_;
+  std::optional<Time> resend_at_;  // the last input packet goes out again then
+  void resend_inputs(Time now);
+  bool send_input_packet(Time now);
   snapshot::SnapshotReceiver receiver_;
   snapshot::Interpolator interpolator_;
   snapshot::World authoritative_;

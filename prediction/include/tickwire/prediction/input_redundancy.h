@@ -37,12 +37,22 @@ struct InputRedundancyConfig {
   // A packet is judged lost once the server acknowledged one sent this many
   // packets after it and not it: a small allowance for reordering.
   std::uint32_t reorder_allowance = 3;
+  // While more than this share of input packets were lost over the window,
+  // each input packet goes out a second time resend_after_ticks of a tick
+  // after the first. A lost packet's inputs then arrive half a tick later
+  // instead of a whole one (the next packet), so the lead that covers
+  // losses is half a tick shorter: at 1% loss and 60 Hz, 8 ms less latency
+  // for one more datagram a tick. A clean link sends each packet once.
+  // A rate above 1 turns resending off.
+  double resend_loss_rate = 0.002;
+  double resend_after_ticks = 0.5;
 };
 
 struct InputRedundancyStats {
   std::uint64_t judged = 0;         // input packets whose fate is known
   std::uint64_t lost = 0;           // of those, never acknowledged
   std::uint32_t longest_burst = 0;  // in the window
+  double loss_rate = 0;             // share of input packets lost, in the window
 };
 
 class InputRedundancy {
@@ -53,12 +63,17 @@ class InputRedundancy {
 
   // An input packet with `sequence` went out at `now`.
   void on_sent(Sequence sequence, Time now);
-  // The server acknowledged `sequence` (any packet of ours; others are
-  // ignored). Judges the packets the acknowledgement settles.
+  // The server acknowledged `sequence` (any packet of ours). The packets an
+  // acknowledgement settles are judged at the next on_sent, once every
+  // acknowledgement of the same header has been marked.
   void on_acked(Sequence sequence, Time now);
 
   // Packets each input should ride in.
   std::uint32_t copies() const { return copies_; }
+  // Whether each input packet should be sent a second time, and when after
+  // the first (in ticks).
+  bool resend() const { return loss_rate() > config_.resend_loss_rate; }
+  double loss_rate() const;
   InputRedundancyStats stats() const;
   const InputRedundancyConfig& config() const { return config_; }
 
@@ -78,6 +93,13 @@ class InputRedundancy {
   InputRedundancyConfig config_;
   std::deque<Sent> pending_;  // sent, not yet judged, oldest first
   std::deque<Burst> bursts_;
+  struct Judged {
+    Time at;
+    bool lost = false;
+  };
+  std::deque<Judged> judged_window_;  // fates within the window, for the loss rate
+  std::size_t lost_in_window_ = 0;
+  void forget_oldest_judgement();
   bool have_newest_acked_ = false;
   Sequence newest_acked_;
   std::uint32_t run_ = 0;  // consecutive losses judged so far
