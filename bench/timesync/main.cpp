@@ -21,7 +21,7 @@ constexpr const char* kUsage =
     "usage: bench_timesync [options]\n"
     "  --minutes N         simulated minutes per run (default 10; fractions allowed)\n"
     "  --profile NAME      run only this profile (repeatable, or a comma-separated list)\n"
-    "  --provider NAME     run only this provider: adaptive, rfc, fixed_slack, oneshot (repeatable)\n"
+    "  --provider NAME     run only this provider: adaptive, rfc, rtt_half_slack, oneshot (repeatable)\n"
     "  --profile-file F    add the profiles in this JSON file (see docs/time.md)\n"
     "  --clients N         clients per run (default 4)\n"
     "  --seed N            base seed (default 1); each profile's seed derives from it and its name\n"
@@ -223,7 +223,7 @@ int run(int argc, char** argv) {
       return 2;
     }
   }
-  const ProviderKind kinds[] = {ProviderKind::kAdaptive, ProviderKind::kRfc, ProviderKind::kFixedSlack,
+  const ProviderKind kinds[] = {ProviderKind::kAdaptive, ProviderKind::kRfc, ProviderKind::kRttHalfSlack,
                                 ProviderKind::kOneShot};
   for (const auto& name : o.providers) {
     bool known = false;

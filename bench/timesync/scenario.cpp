@@ -17,10 +17,10 @@
 #include "tickwire/core/packet_channel.h"
 #include "tickwire/core/packet_header.h"
 #include "tickwire/timesync/client_time_provider.h"
-#include "tickwire/timesync/fixed_slack_time_provider.h"
 #include "tickwire/timesync/input_arrival_tracker.h"
 #include "tickwire/timesync/one_shot_sync_time_provider.h"
 #include "tickwire/timesync/rfc_client_time_provider.h"
+#include "tickwire/timesync/rtt_half_slack_time_provider.h"
 #include "tickwire/timesync/snapshot_timing.h"
 #include "tickwire/timesync/time_system.h"
 #include "tickwire/transport/sim_network.h"
@@ -31,7 +31,7 @@ const char* to_string(ProviderKind kind) {
   switch (kind) {
     case ProviderKind::kAdaptive: return "adaptive";
     case ProviderKind::kRfc: return "rfc";
-    case ProviderKind::kFixedSlack: return "fixed_slack";
+    case ProviderKind::kRttHalfSlack: return "rtt_half_slack";
     case ProviderKind::kOneShot: return "oneshot";
   }
   return "unknown";
@@ -56,7 +56,7 @@ std::unique_ptr<timesync::TimeProvider> make_provider(ProviderKind kind, const R
       return std::make_unique<timesync::ClientTimeProvider>(config);
     }
     case ProviderKind::kRfc: return std::make_unique<timesync::RfcClientTimeProvider>();
-    case ProviderKind::kFixedSlack: return std::make_unique<timesync::FixedSlackTimeProvider>();
+    case ProviderKind::kRttHalfSlack: return std::make_unique<timesync::RttHalfSlackTimeProvider>();
     case ProviderKind::kOneShot: return std::make_unique<timesync::OneShotSyncTimeProvider>();
   }
   throw std::logic_error("unknown provider");

@@ -23,7 +23,7 @@
 
 namespace tickwire::bench {
 
-enum class ProviderKind : std::uint8_t { kAdaptive, kRfc, kFixedSlack, kOneShot };
+enum class ProviderKind : std::uint8_t { kAdaptive, kRfc, kRttHalfSlack, kOneShot };
 const char* to_string(ProviderKind kind);
 
 struct RunConfig {
