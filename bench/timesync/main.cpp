@@ -226,7 +226,7 @@ int run(int argc, char** argv) {
     for (const std::uint32_t hz : o.send_rates) {
       config.send_rate = hz;
       std::vector<RunResult> group;
-      for (const ProviderKind kind : all_providers()) {
+      for (const ProviderKind kind : kAllProviders) {
         if (!wanted(o.providers, to_string(kind))) continue;
         group.push_back(run_scenario(profile, kind, config));
       }

@@ -10,13 +10,6 @@
 
 namespace tickwire::bench {
 
-const std::vector<ProviderKind>& all_providers() {
-  static const std::vector<ProviderKind> kAll = {ProviderKind::kAdaptive,     ProviderKind::kN4e,
-                                                 ProviderKind::kRfc,          ProviderKind::kRfc2Tick,
-                                                 ProviderKind::kRttHalfSlack, ProviderKind::kOneShot};
-  return kAll;
-}
-
 const char* to_string(ProviderKind kind) {
   switch (kind) {
     case ProviderKind::kAdaptive: return "adaptive";
@@ -30,7 +23,7 @@ const char* to_string(ProviderKind kind) {
 }
 
 std::optional<ProviderKind> provider_from_string(const std::string& name) {
-  for (const ProviderKind k : all_providers()) {
+  for (const ProviderKind k : kAllProviders) {
     if (name == to_string(k)) return k;
   }
   return std::nullopt;

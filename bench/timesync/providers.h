@@ -2,11 +2,11 @@
 // The time providers the benchmark compares, by the names the table and the
 // JSON use. docs/time.md ("The other providers") says what each is.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "tickwire/timesync/time_provider.h"
 
@@ -22,7 +22,9 @@ enum class ProviderKind : std::uint8_t {
 };
 
 // In the order runs and tables list them: ours first, then the baselines.
-const std::vector<ProviderKind>& all_providers();
+inline constexpr std::array<ProviderKind, 6> kAllProviders = {ProviderKind::kAdaptive,     ProviderKind::kN4e,
+                                                              ProviderKind::kRfc,          ProviderKind::kRfc2Tick,
+                                                              ProviderKind::kRttHalfSlack, ProviderKind::kOneShot};
 const char* to_string(ProviderKind kind);
 std::optional<ProviderKind> provider_from_string(const std::string& name);
 

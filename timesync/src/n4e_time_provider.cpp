@@ -97,7 +97,8 @@ void N4eTimeProvider::on_snapshot(const ProviderInputs& /*in*/, const SnapshotOb
   // NetworkSnapshotAck.UpdateRemoteTime: only a packet not older than the
   // last one updates the round trip, from millisecond stamps.
   if (!obs.newest || !obs.rtt) return;
-  const auto sample_ms = static_cast<double>(obs.rtt->micros() / 1000);
+  const std::int64_t whole_ms = obs.rtt->micros() / 1000;  // its stamps are whole milliseconds
+  const auto sample_ms = static_cast<double>(whole_ms);
   if (!has_rtt_ || estimated_rtt_ms_ == 0) {
     estimated_rtt_ms_ = sample_ms;
   } else {
@@ -170,17 +171,18 @@ void N4eTimeProvider::update_with_last_snapshot(std::int64_t now_ms, std::int64_
 double N4eTimeProvider::adjust_command_age(double command_age, std::int64_t rtt_in_ticks) {
   // The corrections of the last round trip are already on their way to
   // showing in the feedback; counting them again would overshoot.
-  constexpr std::size_t n = kCommandAgeAdjustmentLength;
-  const auto current = static_cast<std::size_t>(static_cast<std::uint64_t>(latest_snapshot_) % n);
+  constexpr std::size_t kSlots = kCommandAgeAdjustmentLength;
+  const auto current = static_cast<std::size_t>(static_cast<std::uint64_t>(latest_snapshot_) % kSlots);
   if (current != command_age_adjustment_slot_) {
-    for (std::size_t i = (command_age_adjustment_slot_ + 1) % n; i != (current + 1) % n; i = (i + 1) % n) {
+    for (std::size_t i = (command_age_adjustment_slot_ + 1) % kSlots; i != (current + 1) % kSlots;
+         i = (i + 1) % kSlots) {
       command_age_adjustment_[i] = 0;
     }
     command_age_adjustment_slot_ = current;
   }
-  const auto count = static_cast<std::size_t>(std::clamp<std::int64_t>(rtt_in_ticks, 0, n));
+  const auto count = static_cast<std::size_t>(std::clamp<std::int64_t>(rtt_in_ticks, 0, kSlots));
   for (std::size_t i = 0; i < count; ++i)
-    command_age -= command_age_adjustment_[(n + command_age_adjustment_slot_ - i) % n];
+    command_age -= command_age_adjustment_[(kSlots + command_age_adjustment_slot_ - i) % kSlots];
   return command_age;
 }
 
