@@ -6,12 +6,15 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "profiles.h"
+#include "providers.h"
+#include "report.h"
 #include "scenario.h"
 
 namespace tickwire::bench {
@@ -21,7 +24,10 @@ constexpr const char* kUsage =
     "usage: bench_timesync [options]\n"
     "  --minutes N         simulated minutes per run (default 10; fractions allowed)\n"
     "  --profile NAME      run only this profile (repeatable, or a comma-separated list)\n"
-    "  --provider NAME     run only this provider: adaptive, rfc, fixed_slack, oneshot (repeatable)\n"
+    "  --provider NAME     run only this provider: adaptive, n4e, rfc, rfc_2tick, rtt_half_slack, oneshot\n"
+    "                      (repeatable, or a comma-separated list)\n"
+    "  --send-rate HZ      snapshots per second; must divide the 60 Hz tick rate (repeatable, or a\n"
+    "                      comma-separated list; default 60,30: every profile at both)\n"
     "  --profile-file F    add the profiles in this JSON file (see docs/time.md)\n"
     "  --clients N         clients per run (default 4)\n"
     "  --seed N            base seed (default 1); each profile's seed derives from it and its name\n"
@@ -30,11 +36,16 @@ constexpr const char* kUsage =
     "  --trace FILE        write client 0's timelines as CSV every 100 ms (last run wins)\n"
     "  --list              list the profiles and exit\n";
 
+constexpr std::uint32_t kTickRate = 60;
+constexpr double kFrameRate = 144;
+constexpr std::uint32_t kRedundancy = 3;
+
 struct Options {
   double minutes = 10;
   std::vector<std::string> profiles;
   std::vector<std::string> providers;
   std::vector<std::string> profile_files;
+  std::vector<std::uint32_t> send_rates;
   std::uint32_t clients = 4;
   std::uint64_t seed = 1;
   std::optional<std::string> json;
@@ -84,6 +95,21 @@ std::optional<Options> parse(int argc, char** argv) {
         const auto v = value();
         if (!v) return std::nullopt;
         split_into(*v, o.providers);
+      } else if (arg == "--send-rate") {
+        const auto v = value();
+        if (!v) return std::nullopt;
+        std::vector<std::string> parts;
+        split_into(*v, parts);
+        for (const auto& part : parts) {
+          std::size_t used = 0;
+          const long hz = std::stol(part, &used);
+          if (used != part.size() || hz < 1 || hz > static_cast<long>(kTickRate) || kTickRate % hz != 0) {
+            std::cerr << "bench_timesync: --send-rate " << part << " must divide the " << kTickRate
+                      << " Hz tick rate\n";
+            return std::nullopt;
+          }
+          o.send_rates.push_back(static_cast<std::uint32_t>(hz));
+        }
       } else if (arg == "--profile-file") {
         const auto v = value();
         if (!v) return std::nullopt;
@@ -120,6 +146,7 @@ std::optional<Options> parse(int argc, char** argv) {
       return std::nullopt;
     }
   }
+  if (o.send_rates.empty()) o.send_rates = {60, 30};
   return o;
 }
 
@@ -132,61 +159,6 @@ std::uint64_t profile_seed(std::uint64_t base, const std::string& name) {
     h *= 0x100000001b3ULL;
   }
   return h;
-}
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (const char ch : s) {
-    if (ch == '"' || ch == '\\') out.push_back('\\');
-    if (static_cast<unsigned char>(ch) < 0x20) continue;
-    out.push_back(ch);
-  }
-  return out + "\"";
-}
-
-std::string number(double v, int digits) {
-  char buffer[64];
-  (void)std::snprintf(buffer, sizeof buffer, "%.*f", digits, v);
-  return buffer;
-}
-
-void print_header() {
-  std::printf("%-12s %-13s %9s %9s %9s %9s %8s %9s %6s %8s %9s %9s\n", "provider", "profile", "on_time%", "reach%",
-              "exc_mean", "exc_p99", "interp50", "starved%", "resets", "signs/m", "offs_p99", "wall_s");
-}
-
-void print_row(const RunResult& r) {
-  std::printf("%-12s %-13s %9.3f %9.3f %9.2f %9.2f %8.2f %9.3f %6llu %8.2f %9.2f %9.1f\n", r.provider.c_str(),
-              r.profile.c_str(), 100.0 * r.on_time_rate, 100.0 * r.reachable_rate, r.mean_excess_lead_ms,
-              r.p99_excess_lead_ms, r.interp_delay_ms_p50, 100.0 * r.starved_frame_rate,
-              static_cast<unsigned long long>(r.hard_resets), r.scale_sign_changes_per_min, r.offset_error_ms_p99,
-              r.wall_seconds);
-  (void)std::fflush(stdout);
-}
-
-bool write_json(const std::string& path, const std::vector<RunResult>& results, const Options& o) {
-  std::ofstream out(path);
-  if (!out) return false;
-  out << "{\"minutes\":" << number(o.minutes, 3) << ",\"clients\":" << o.clients << ",\"seed\":" << o.seed
-      << ",\"results\":[";
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    const RunResult& r = results[i];
-    out << (i == 0 ? "\n" : ",\n") << "{\"provider\":" << json_string(r.provider)
-        << ",\"profile\":" << json_string(r.profile) << ",\"on_time_rate\":" << number(r.on_time_rate, 6)
-        << ",\"mean_excess_lead_ms\":" << number(r.mean_excess_lead_ms, 3)
-        << ",\"p99_excess_lead_ms\":" << number(r.p99_excess_lead_ms, 3)
-        << ",\"interp_delay_ms_p50\":" << number(r.interp_delay_ms_p50, 3)
-        << ",\"starved_frame_rate\":" << number(r.starved_frame_rate, 6) << ",\"hard_resets\":" << r.hard_resets
-        << ",\"scale_sign_changes_per_min\":" << number(r.scale_sign_changes_per_min, 3)
-        << ",\"offset_error_ms_p99\":" << number(r.offset_error_ms_p99, 3)
-        << ",\"reachable_rate\":" << number(r.reachable_rate, 6) << ",\"inputs\":" << r.inputs
-        << ",\"on_time_inputs\":" << r.on_time << ",\"hard_resets_total\":" << r.hard_resets_total
-        << ",\"predicted_sign_changes_per_min\":" << number(r.predicted_sign_changes_per_min, 3)
-        << ",\"interpolation_sign_changes_per_min\":" << number(r.interpolation_sign_changes_per_min, 3)
-        << ",\"offset_error_ms_mean\":" << number(r.offset_error_ms_mean, 3) << "}";
-  }
-  out << "\n]}\n";
-  return static_cast<bool>(out);
 }
 
 bool wanted(const std::vector<std::string>& filter, const std::string& name) {
@@ -223,40 +195,51 @@ int run(int argc, char** argv) {
       return 2;
     }
   }
-  const ProviderKind kinds[] = {ProviderKind::kAdaptive, ProviderKind::kRfc, ProviderKind::kFixedSlack,
-                                ProviderKind::kOneShot};
   for (const auto& name : o.providers) {
-    bool known = false;
-    for (const auto k : kinds) known = known || name == to_string(k);
-    if (!known) {
+    if (!provider_from_string(name)) {
       std::cerr << "bench_timesync: unknown provider " << name << "\n";
       return 2;
     }
   }
 
+  const auto redundancy = std::make_shared<FixedRedundancy>(kRedundancy);
+  const RunConditions conditions{
+      o.minutes, o.clients, o.seed, kTickRate, o.send_rates, kFrameRate, redundancy->describe()};
+  std::printf("bench_timesync: %s\n", describe(conditions).c_str());
   std::printf(
-      "bench_timesync: %.3g simulated minutes per run, %u clients, 60 Hz ticks and snapshots, "
-      "144 Hz frames, 3-input redundancy, base seed %llu\n",
-      o.minutes, o.clients, static_cast<unsigned long long>(o.seed));
-  print_header();
+      "dominated_by (adaptive rows): baselines with >= %.2f points more inputs on time and >= %.1f ms less "
+      "mean excess lead\n",
+      kDominanceOnTimePoints, kDominanceExcessLeadMs);
+  print_table_header();
   std::vector<RunResult> results;
   for (const auto& profile : profiles) {
     if (!wanted(o.profiles, profile.name)) continue;
     RunConfig config;
     config.length = Duration::micros(static_cast<std::int64_t>(o.minutes * 60e6));
+    config.tick_rate = kTickRate;
+    config.frame_rate = kFrameRate;
     config.clients = o.clients;
+    config.redundancy = redundancy;
     config.seed = profile_seed(o.seed, profile.name);
     config.trace_path = o.trace;
     config.adaptive_late_rate = o.late_rate;
-    for (const auto kind : kinds) {
-      if (!wanted(o.providers, to_string(kind))) continue;
-      results.push_back(run_scenario(profile, kind, config));
-      print_row(results.back());
+    for (const std::uint32_t hz : o.send_rates) {
+      config.send_rate = hz;
+      std::vector<RunResult> group;
+      for (const ProviderKind kind : kAllProviders) {
+        if (!wanted(o.providers, to_string(kind))) continue;
+        group.push_back(run_scenario(profile, kind, config));
+      }
+      judge(group);
+      for (const RunResult& r : group) {
+        print_row(r);
+        results.push_back(r);
+      }
     }
     std::printf("  (%s: seed %llu; %s)\n", profile.name.c_str(), static_cast<unsigned long long>(config.seed),
                 profile.description.c_str());
   }
-  if (o.json && !write_json(*o.json, results, o)) {
+  if (o.json && !write_json(*o.json, results, conditions)) {
     std::cerr << "bench_timesync: cannot write " << *o.json << "\n";
     return 1;
   }

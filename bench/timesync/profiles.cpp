@@ -1,11 +1,9 @@
 #include "profiles.h"
 
+#include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <optional>
-#include <sstream>
+#include <stdexcept>
 
-#include "json.h"
 #include "tickwire/transport/link_profiles.h"
 
 namespace tickwire::bench {
@@ -17,7 +15,7 @@ using transport::LinkConditions;
 BenchProfile shared(const std::string& name) {
   const auto p = transport::find_link_profile(name);
   if (!p) throw std::logic_error("link profile missing: " + name);
-  return BenchProfile{p->name, p->description, p->up, p->down, 0, {}};
+  return BenchProfile{p->name, p->description, p->up, p->down, 0, {}, std::nullopt};
 }
 
 LinkConditions with_latency(LinkConditions c, Duration latency) {
@@ -25,122 +23,117 @@ LinkConditions with_latency(LinkConditions c, Duration latency) {
   return c;
 }
 
-Duration millis_f(double ms) { return Duration::micros(std::llround(ms * 1000.0)); }
-
-// Applies the fields present in `spec` to `c`; unknown fields are errors
-// (a typo should not silently run the default).
-Result<void> apply_link(const JsonValue& spec, LinkConditions& c) {
-  if (!spec.is(JsonValue::Type::kObject)) return make_error(ErrorCode::kInvalidArgument, "a link must be an object");
-  for (const auto& [key, value] : spec.object()) {
-    if (!value.is(JsonValue::Type::kNumber)) {
-      return make_error(ErrorCode::kInvalidArgument, "link field \"" + key + "\" must be a number");
-    }
-    const double v = value.number();
-    if (key == "latency_ms") {
-      c.latency = millis_f(v);
-    } else if (key == "jitter_ms") {
-      c.jitter = millis_f(v);
-    } else if (key == "loss") {
-      c.loss = v;
-    } else if (key == "burst_enter") {
-      c.burst_enter = v;
-    } else if (key == "burst_exit") {
-      c.burst_exit = v;
-    } else if (key == "burst_loss") {
-      c.burst_loss = v;
-    } else if (key == "duplicate") {
-      c.duplicate = v;
-    } else if (key == "reorder") {
-      c.reorder = v;
-    } else if (key == "reorder_delay_ms") {
-      c.reorder_delay = millis_f(v);
-    } else if (key == "delay_spike_rate") {
-      c.delay_spike_rate = v;
-    } else if (key == "delay_spike_min_ms") {
-      c.delay_spike_min = millis_f(v);
-    } else if (key == "delay_spike_max_ms") {
-      c.delay_spike_max = millis_f(v);
-    } else if (key == "bandwidth_bytes_per_second") {
-      c.bandwidth_bytes_per_second = static_cast<std::uint64_t>(std::max(0.0, v));
-    } else {
-      return make_error(ErrorCode::kInvalidArgument, "unknown link field \"" + key + "\"");
-    }
-  }
-  if (auto valid = c.validate(); !valid) return valid;
-  return {};
+LinkConditions link(std::int64_t latency_ms, std::int64_t jitter_ms, double loss) {
+  LinkConditions c;
+  c.latency = Duration::millis(latency_ms);
+  c.jitter = Duration::millis(jitter_ms);
+  c.loss = loss;
+  return c;
 }
 
-// "link" sets both directions, then "up" and "down" refine each.
-Result<void> apply_links(const JsonValue& spec, LinkConditions& up, LinkConditions& down) {
-  if (const JsonValue* both = spec.find("link")) {
-    if (auto r = apply_link(*both, up); !r) return r;
-    if (auto r = apply_link(*both, down); !r) return r;
-  }
-  if (const JsonValue* u = spec.find("up")) {
-    if (auto r = apply_link(*u, up); !r) return r;
-  }
-  if (const JsonValue* d = spec.find("down")) {
-    if (auto r = apply_link(*d, down); !r) return r;
-  }
-  return {};
+BenchProfile symmetric(std::string name, std::string description, const LinkConditions& c) {
+  return BenchProfile{std::move(name), std::move(description), c, c, 0, {}, std::nullopt};
 }
 
-Result<BenchProfile> read_profile(const JsonValue& spec) {
-  if (!spec.is(JsonValue::Type::kObject)) return make_error(ErrorCode::kInvalidArgument, "a profile must be an object");
-  for (const auto& [key, value] : spec.object()) {
-    if (key != "name" && key != "description" && key != "base" && key != "link" && key != "up" && key != "down" &&
-        key != "drift_ppm" && key != "steps") {
-      return make_error(ErrorCode::kInvalidArgument, "unknown profile field \"" + key + "\"");
-    }
-  }
-  const JsonValue* name = spec.find("name");
-  if (name == nullptr || !name->is(JsonValue::Type::kString) || name->string().empty()) {
-    return make_error(ErrorCode::kInvalidArgument, "a profile needs a \"name\"");
-  }
-  BenchProfile p;
-  if (const JsonValue* base = spec.find("base")) {
-    bool found = false;
-    for (const auto& b : builtin_profiles()) {
-      if (base->is(JsonValue::Type::kString) && b.name == base->string()) {
-        p = b;
-        found = true;
-      }
-    }
-    if (!found) return make_error(ErrorCode::kInvalidArgument, "unknown base profile in \"" + name->string() + "\"");
-  }
-  p.name = name->string();
-  if (const JsonValue* d = spec.find("description"); d != nullptr && d->is(JsonValue::Type::kString)) {
-    p.description = d->string();
-  } else if (!spec.find("base")) {
-    p.description = "from a profile file";
-  }
-  if (auto r = apply_links(spec, p.up, p.down); !r) return make_error(r.error().code, p.name + ": " + r.error().detail);
-  if (const JsonValue* drift = spec.find("drift_ppm")) {
-    if (!drift->is(JsonValue::Type::kNumber) || std::fabs(drift->number()) > 100000) {
-      return make_error(ErrorCode::kInvalidArgument, p.name + ": drift_ppm must be a number within +-100000");
-    }
-    p.drift_ppm = drift->number();
-  }
-  if (const JsonValue* steps = spec.find("steps")) {
-    if (!steps->is(JsonValue::Type::kArray))
-      return make_error(ErrorCode::kInvalidArgument, p.name + ": steps must be an array");
-    p.steps.clear();
-    for (const JsonValue& s : steps->array()) {
-      const JsonValue* at = s.find("at_s");
-      if (at == nullptr || !at->is(JsonValue::Type::kNumber) || at->number() < 0) {
-        return make_error(ErrorCode::kInvalidArgument, p.name + ": each step needs \"at_s\" >= 0");
-      }
-      LinkStep step{millis_f(at->number() * 1000.0), p.up, p.down};
-      if (auto r = apply_links(s, step.up, step.down); !r) {
-        return make_error(r.error().code, p.name + ": step: " + r.error().detail);
-      }
-      p.steps.push_back(step);
-    }
-  }
-  return p;
+// The harsh profiles: each is unkind in one way the others are not.
+void add_harsh(std::vector<BenchProfile>& out) {
+  // Wifi's stalls: rare hold-ups, mostly short but heavy-tailed (Pareto,
+  // shape 1.3, from 20 ms, capped at 500 ms: one in ten over 110 ms), about
+  // one every 5 s each way at 60 packets a second. The link stays first in,
+  // first out, so what was sent behind a stalled datagram waits too.
+  const LinkConditions calm = link(40, 4, 0.01);
+  LinkConditions stalling = calm;
+  stalling.delay_spike_rate = 0.003;
+  stalling.delay_spike_min = Duration::millis(20);
+  stalling.delay_spike_max = Duration::millis(500);
+  stalling.delay_spike_pareto_shape = 1.3;
+  out.push_back(
+      symmetric("stalls", "40 ms, 4 ms jitter, 1% loss; 0.3% of packets stall 20-500 ms (Pareto 1.3), FIFO", stalling));
+  out.push_back(symmetric("stalls_baseline", "stalls without the stalls: 40 ms, 4 ms jitter, 1% loss", calm));
+
+  // Bufferbloat: a saturated link's queue fills, the delay creeping up
+  // 20 -> 200 ms over a minute, then drains at once, again and again.
+  BenchProfile bloat = symmetric("bufferbloat",
+                                 "20 ms rising to 200 ms over 60 s then back at once, repeating (both ways); "
+                                 "2 ms jitter, 0.5% loss",
+                                 link(20, 2, 0.005));
+  bloat.wave = LatencyWave{
+      LatencyWave::Shape::kSawtooth, Duration::millis(20), Duration::millis(200), Duration::seconds(60), true, true};
+  out.push_back(bloat);
+
+  // A route flapping between two paths every 30 s.
+  BenchProfile flap = symmetric(
+      "flapping", "15 ms and 70 ms one-way in turn, 30 s each (both ways); 2 ms jitter, 0.5% loss", link(15, 2, 0.005));
+  flap.wave = LatencyWave{
+      LatencyWave::Shape::kSquare, Duration::millis(15), Duration::millis(70), Duration::seconds(30), true, true};
+  out.push_back(flap);
+
+  // Losses in bursts on the uplink only (a busy radio's retry limit): the
+  // chain goes bad for 1 / 0.2 = 5 packets on average and loses all of
+  // them there, about 2.4% of packets in all. Redundant copies of an input
+  // ride in the next packets, so a long burst loses inputs outright.
+  LinkConditions bursty = link(30, 3, 0.0);
+  bursty.burst_enter = 0.005;
+  bursty.burst_exit = 0.2;
+  bursty.burst_loss = 1.0;
+  out.push_back(BenchProfile{"bursty_uplink",
+                             "30 ms, 3 ms jitter; uplink loses bursts of 5 packets on average (2.4%), "
+                             "downlink 0.5% loss",
+                             bursty,
+                             link(30, 3, 0.005),
+                             0,
+                             {},
+                             std::nullopt});
+
+  // Bloat on the uplink alone (an upload saturating it): the inputs' delay
+  // grows while snapshots keep coming quickly, so half the round trip is no
+  // longer either way's delay.
+  BenchProfile up_bloat{"uplink_bloat",
+                        "uplink 20 ms rising to 200 ms over 40 s then back at once, repeating; downlink 20 ms; "
+                        "2 ms jitter, 0.5% loss",
+                        link(20, 2, 0.005),
+                        link(20, 2, 0.005),
+                        0,
+                        {},
+                        LatencyWave{LatencyWave::Shape::kSawtooth, Duration::millis(20), Duration::millis(200),
+                                    Duration::seconds(40), true, false}};
+  out.push_back(up_bloat);
 }
 
 }  // namespace
+
+Duration LatencyWave::at(Duration since_start) const {
+  const std::int64_t t = std::max<std::int64_t>(0, since_start.micros());
+  const std::int64_t p = std::max<std::int64_t>(1, period.micros());
+  if (shape == Shape::kSquare) return (t / p) % 2 == 0 ? low : high;
+  const double phase = static_cast<double>(t % p) / static_cast<double>(p);
+  return low + Duration::micros(std::llround(static_cast<double>((high - low).micros()) * phase));
+}
+
+std::vector<LinkStep> link_schedule(const BenchProfile& profile, Duration length) {
+  std::vector<Duration> times;
+  for (const LinkStep& s : profile.steps) times.push_back(s.at);
+  if (const auto& w = profile.wave) {
+    const Duration every = w->shape == LatencyWave::Shape::kSawtooth ? kWaveStep : w->period;
+    for (Duration t = Duration::zero(); t <= length; t += every) times.push_back(t);
+  }
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+
+  std::vector<LinkStep> out;
+  for (const Duration t : times) {
+    LinkStep now{t, profile.up, profile.down};
+    for (const LinkStep& s : profile.steps) {
+      if (s.at <= t) now = LinkStep{t, s.up, s.down};  // steps are in time order
+    }
+    if (const auto& w = profile.wave) {
+      if (w->up) now.up.latency = w->at(t);
+      if (w->down) now.down.latency = w->at(t);
+    }
+    out.push_back(now);
+  }
+  return out;
+}
 
 std::vector<BenchProfile> builtin_profiles() {
   std::vector<BenchProfile> out;
@@ -161,27 +154,8 @@ std::vector<BenchProfile> builtin_profiles() {
   drift.description = "broadband, client clocks 1000 ppm fast";
   drift.drift_ppm = 1000;
   out.push_back(drift);
-  return out;
-}
 
-Result<std::vector<BenchProfile>> load_profiles(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return make_error(ErrorCode::kIo, "cannot read " + path);
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string error;
-  const auto doc = parse_json(text.str(), error);
-  if (!doc) return make_error(ErrorCode::kMalformed, path + ": " + error);
-  const JsonValue* list = doc->find("profiles");
-  if (list == nullptr || !list->is(JsonValue::Type::kArray)) {
-    return make_error(ErrorCode::kMalformed, path + ": expected {\"profiles\": [...]}");
-  }
-  std::vector<BenchProfile> out;
-  for (const JsonValue& spec : list->array()) {
-    auto p = read_profile(spec);
-    if (!p) return make_error(p.error().code, path + ": " + p.error().detail);
-    out.push_back(std::move(*p));
-  }
+  add_harsh(out);
   return out;
 }
 

@@ -1,9 +1,12 @@
 #pragma once
 // Network profiles for the time benchmark: the shared named links
-// (transport/link_profiles.h) plus the two that only make sense over time
-// (a route change, clock drift), and profiles loaded from a JSON file in
-// the same terms.
+// (transport/link_profiles.h), the ones that only make sense over time (a
+// route change, clock drift, a bloating queue, a flapping route) and the
+// harsher links of real networks, plus profiles loaded from a JSON file in
+// the same terms. docs/time.md ("Measuring") describes each.
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +23,24 @@ struct LinkStep {
   transport::LinkConditions down;
 };
 
+// A one-way latency that changes by itself, over and over: a sawtooth rises
+// linearly from `low` to `high` over `period` and drops back to `low` at
+// once (a queue that fills behind a saturated link and then drains); a
+// square wave holds `low` for `period`, then `high` for `period` (a route
+// flapping between two paths). It sets the latency of the links it applies
+// to, whatever a step says.
+struct LatencyWave {
+  enum class Shape : std::uint8_t { kSawtooth, kSquare };
+  Shape shape = Shape::kSawtooth;
+  Duration low;
+  Duration high;
+  Duration period;
+  bool up = true;    // applies to client-to-server
+  bool down = true;  // applies to server-to-client
+  // The latency at `since_start` into the run.
+  Duration at(Duration since_start) const;
+};
+
 struct BenchProfile {
   std::string name;
   std::string description;
@@ -29,16 +50,28 @@ struct BenchProfile {
   // million of the true time the network runs on.
   double drift_ppm = 0;
   std::vector<LinkStep> steps;
+  std::optional<LatencyWave> wave;
 };
 
-// lan, broadband, wifi, mobile, asymmetric, route_change, drift.
+// A sawtooth moves in steps this long: 0.3 ms at a time for 20 -> 200 ms
+// over 60 s, finer than any jitter.
+inline constexpr Duration kWaveStep = Duration::millis(100);
+
+// The links of a run of `length`, as changes from their time on (the
+// first at zero when the profile changes over time): the steps, with any
+// wave's latency laid over them.
+std::vector<LinkStep> link_schedule(const BenchProfile& profile, Duration length);
+
+// lan, broadband, wifi, mobile, asymmetric, route_change, drift, stalls,
+// stalls_baseline, bufferbloat, flapping, bursty_uplink, uplink_bloat.
 std::vector<BenchProfile> builtin_profiles();
 
 // Reads {"profiles": [ ... ]}; see docs/time.md for the terms. Each profile
 // may start from a built-in ("base": "broadband"), set both directions
-// ("link": {...}) or each ("up", "down"), a clock drift ("drift_ppm") and
+// ("link": {...}) or each ("up", "down"), a clock drift ("drift_ppm"),
 // route changes ("steps": [{"at_s": 180, "link": {...}}]), where a step's
-// fields override the profile's own.
+// fields override the profile's own, and one latency wave ("sawtooth" or
+// "flap").
 Result<std::vector<BenchProfile>> load_profiles(const std::string& path);
 
 }  // namespace tickwire::bench

@@ -17,25 +17,13 @@
 #include "tickwire/core/packet_channel.h"
 #include "tickwire/core/packet_header.h"
 #include "tickwire/timesync/client_time_provider.h"
-#include "tickwire/timesync/fixed_slack_time_provider.h"
 #include "tickwire/timesync/input_arrival_tracker.h"
-#include "tickwire/timesync/one_shot_sync_time_provider.h"
-#include "tickwire/timesync/rfc_client_time_provider.h"
+#include "tickwire/timesync/n4e_time_provider.h"
 #include "tickwire/timesync/snapshot_timing.h"
 #include "tickwire/timesync/time_system.h"
 #include "tickwire/transport/sim_network.h"
 
 namespace tickwire::bench {
-
-const char* to_string(ProviderKind kind) {
-  switch (kind) {
-    case ProviderKind::kAdaptive: return "adaptive";
-    case ProviderKind::kRfc: return "rfc";
-    case ProviderKind::kFixedSlack: return "fixed_slack";
-    case ProviderKind::kOneShot: return "oneshot";
-  }
-  return "unknown";
-}
 
 namespace {
 
@@ -48,20 +36,6 @@ constexpr std::size_t kMaxPacket = 1200;
 constexpr Duration kServerStep = Duration::millis(1);
 constexpr Duration kKeepAliveInterval = Duration::millis(50);
 
-std::unique_ptr<timesync::TimeProvider> make_provider(ProviderKind kind, const RunConfig& run) {
-  switch (kind) {
-    case ProviderKind::kAdaptive: {
-      timesync::ClientTimeProviderConfig config;
-      if (run.adaptive_late_rate) config.lead.target_late_rate = *run.adaptive_late_rate;
-      return std::make_unique<timesync::ClientTimeProvider>(config);
-    }
-    case ProviderKind::kRfc: return std::make_unique<timesync::RfcClientTimeProvider>();
-    case ProviderKind::kFixedSlack: return std::make_unique<timesync::FixedSlackTimeProvider>();
-    case ProviderKind::kOneShot: return std::make_unique<timesync::OneShotSyncTimeProvider>();
-  }
-  throw std::logic_error("unknown provider");
-}
-
 // The inputs of one packet: the newest tick and how many before it ride along.
 struct InputPayload {
   std::uint32_t newest = 0;
@@ -70,7 +44,17 @@ struct InputPayload {
 
 template <class Stream>
 bool serialize(Stream& s, InputPayload& p) {
-  return s.bits(p.newest, 32) && s.integer(p.count, std::uint32_t{1}, std::uint32_t{8});
+  return s.bits(p.newest, 32) && s.integer(p.count, std::uint32_t{1}, kMaxInputsPerPacket);
+}
+
+// Netcode for Entities' snapshot header carries the server's command age;
+// the bench's snapshot carries it after the time block, for the n4e
+// provider. Bounded like any wire field.
+constexpr std::int32_t kMaxCommandAge = 1 << 30;
+
+template <class Stream>
+bool serialize_command_age(Stream& s, std::int32_t& age) {
+  return s.integer(age, -kMaxCommandAge, kMaxCommandAge);
 }
 
 double millis_between(const NetworkTime& later, const NetworkTime& earlier) {
@@ -87,6 +71,9 @@ struct Client {
   bool connected = false;
   PacketChannel channel;
   TimeSystem time;
+  // The provider, when it is Netcode for Entities': it also reads the
+  // server's command age. Owned by `time`.
+  timesync::N4eTimeProvider* n4e = nullptr;
   // Local clock: local = origin + (true - start) * (1 + drift).
   double drift = 0;
   double origin_us = 0;
@@ -114,6 +101,7 @@ struct ServerPeer {
   std::size_t client = 0;
   PacketChannel channel;
   timesync::InputArrivalTracker tracker;
+  timesync::N4eCommandAge command_age;
 };
 
 class Harness {
@@ -126,13 +114,21 @@ class Harness {
         start_(Time::from_micros(1'000'000)),
         end_(start_ + config.length),
         frame_us_(1e6 / config.frame_rate) {
+    if (config.send_rate == 0 || config.send_rate > config.tick_rate || config.tick_rate % config.send_rate != 0) {
+      throw std::invalid_argument("the snapshot rate must divide the tick rate");
+    }
+    send_interval_ = config.tick_rate / config.send_rate;
     const std::size_t ticks =
         static_cast<std::size_t>(config.length.seconds_f() * config.tick_rate) + 16 * config.tick_rate;
     server_ = net_.create_endpoint(server_address_);
+    const std::vector<LinkStep> schedule = link_schedule(profile, config.length);
+    const ProviderSettings settings{config.send_rate, config.adaptive_late_rate};
     for (std::uint32_t i = 0; i < config.clients; ++i) {
+      auto made = make_provider(provider, settings);
+      auto* n4e = dynamic_cast<timesync::N4eTimeProvider*>(made.get());
       auto c = std::make_unique<Client>(
-          i, TimeSystem::client(timesync::TimeSystemConfig{config.tick_rate, 8, {}}, make_provider(provider, config)),
-          ticks);
+          i, TimeSystem::client(timesync::TimeSystemConfig{config.tick_rate, 8, {}}, std::move(made)), ticks);
+      c->n4e = n4e;
       c->address = Address{"client" + std::to_string(i), 7000};
       c->endpoint = net_.create_endpoint(c->address);
       c->drift = profile.drift_ppm * 1e-6;
@@ -142,7 +138,7 @@ class Harness {
       c->first_frame_local_us = c->origin_us + join_true_us * (1.0 + c->drift);
       net_.set_link(c->address, server_address_, profile.up);
       net_.set_link(server_address_, c->address, profile.down);
-      for (const LinkStep& step : profile.steps) {
+      for (const LinkStep& step : schedule) {
         const Address a = c->address;
         const Address s = server_address_;
         net_.schedule(start_ + step.at, [a, s, step](transport::SimNetwork& n) {
@@ -201,8 +197,9 @@ class Harness {
       if (e->type == TransportEvent::Type::kConnected) {
         for (auto& c : clients_) {
           if (c->address == e->address) {
-            peers_.emplace(e->peer.value(), ServerPeer{c->index, PacketChannel(),
-                                                       timesync::InputArrivalTracker({config_.tick_rate, 256})});
+            peers_.emplace(
+                e->peer.value(),
+                ServerPeer{c->index, PacketChannel(), timesync::InputArrivalTracker({config_.tick_rate, 256}), {}});
           }
         }
       } else if (e->type == TransportEvent::Type::kReceived) {
@@ -213,8 +210,9 @@ class Harness {
       for (auto& [id, peer] : peers_) {
         Client& c = *clients_[peer.client];
         peer.tracker.on_tick_consumed(ctx.tick, c.log.arrived_by(ctx.tick, t));
+        peer.command_age.on_tick(ctx.tick);
         c.log.consumed(ctx.tick, t);
-        send_snapshot(PeerId(id), peer, t);
+        if (ctx.tick.value() % send_interval_ == 0) send_snapshot(PeerId(id), peer, t);
       }
     });
   }
@@ -229,9 +227,10 @@ class Harness {
     if (peer.channel.receive(h, t) != PacketChannel::Verdict::kAccept) return;
     if (h.prefix.type != PacketType::kInput) return;
     InputPayload p;
-    if (!serialize(r, p) || p.count > config_.redundancy) return;
+    if (!serialize(r, p)) return;
     Client& c = *clients_[peer.client];
     const NetworkTime now = server_truth(t);
+    peer.command_age.on_input(Tick(p.newest));
     for (std::uint32_t k = 0; k < p.count && k <= p.newest; ++k) {
       const Tick tick(p.newest - k);
       c.log.first_arrival(tick, t);
@@ -245,7 +244,10 @@ class Harness {
     timesync::SnapshotTimeBlock block;
     block.timing = timesync::SnapshotTiming::from(server_truth(t));
     block.feedback = peer.tracker.make_report(block.timing.server_tick);
-    if (!serialize(w, h) || !serialize(w, block)) throw std::logic_error("snapshot does not encode");
+    std::int32_t age = peer.command_age.value();
+    if (!serialize(w, h) || !serialize(w, block) || !serialize_command_age(w, age)) {
+      throw std::logic_error("snapshot does not encode");
+    }
     (void)server_->send(id, Delivery::kUnreliable, w.data(), t);
   }
 
@@ -267,8 +269,9 @@ class Harness {
     const timesync::UpdateResult r = c.time.update(local, [&](const timesync::TickContext& ctx) {
       if (!c.first_tick) c.first_tick = ctx.tick;
       c.log.sent(ctx.tick, t);
-      const auto since_first = static_cast<std::uint32_t>(ctx.tick - *c.first_tick);
-      send_input(c, InputPayload{ctx.tick.value(), std::min(config_.redundancy, since_first + 1)}, t, local);
+      const auto sent = static_cast<std::uint32_t>(ctx.tick - *c.first_tick) + 1;
+      const std::uint32_t count = inputs_in_packet(*config_.redundancy, RedundancyInputs{ctx.tick, sent, c.time});
+      send_input(c, InputPayload{ctx.tick.value(), count}, t, local);
     });
     if (r.initialized) c.started_at = t;
     if (!c.started_at) {
@@ -300,12 +303,17 @@ class Harness {
     if (!serialize(r, h) || !check_prefix(h.prefix) || h.prefix.type != PacketType::kSnapshot) return;
     if (c.channel.receive(h, local) != PacketChannel::Verdict::kAccept) return;
     timesync::SnapshotTimeBlock block;
-    if (!serialize(r, block)) return;
+    std::int32_t age = 0;
+    if (!serialize(r, block) || !serialize_command_age(r, age)) return;
+    const NetworkTime sent = block.timing.at(config_.tick_rate);
+    const bool newest = !c.newest_received || sent > *c.newest_received;
+    // Netcode for Entities takes the age from each snapshot it accepts, and
+    // it accepts only ones newer than what it has.
+    if (newest && c.n4e != nullptr) c.n4e->on_command_age(age);
     timesync::SnapshotReceipt receipt{local, block.timing, std::nullopt, block.feedback};
     if (auto sample = c.channel.take_rtt_sample()) receipt.rtt = sample->rtt;
     c.time.on_snapshot(receipt);
-    const NetworkTime sent = block.timing.at(config_.tick_rate);
-    if (!c.newest_received || sent > *c.newest_received) c.newest_received = sent;
+    if (newest) c.newest_received = sent;
   }
 
   void measure(Client& c, const timesync::UpdateResult& r, Time t) {
@@ -383,6 +391,7 @@ class Harness {
     r.offset_error_ms_p99 = percentile(offset, 0.99);
     r.offset_error_ms_mean = offset.empty() ? 0 : offset_sum / static_cast<double>(offset.size());
     r.profile = profile_.name;
+    r.send_hz = config_.send_rate;
     return r;
   }
 
@@ -397,6 +406,7 @@ class Harness {
   Time start_;
   Time end_;
   double frame_us_;
+  std::uint32_t send_interval_ = 1;
   std::unique_ptr<std::ofstream> trace_;
   Time next_trace_;
 };

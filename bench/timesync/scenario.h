@@ -1,37 +1,42 @@
 #pragma once
 // One benchmark run: a server tick loop and clients over SimNetwork with
-// stepped time, one provider on one profile, and the figures the issue
-// defines (docs/time.md, "Measuring").
+// stepped time, one provider on one profile at one snapshot rate, and the
+// figures docs/time.md ("Measuring") defines.
 //
 // What the harness models, and nothing more:
 // - the server runs its ticks from a TimeSystem, services the network every
-//   millisecond (a server that wakes on packets, to the millisecond) and
-//   sends each client a snapshot after every tick with its timing and the
-//   InputArrivalTracker's feedback;
+//   millisecond (a server that wakes on packets, to the millisecond) and,
+//   every tick_rate / send_rate ticks, sends each client a snapshot with its
+//   timing, the InputArrivalTracker's feedback and Netcode for Entities'
+//   command age (which only the n4e provider reads);
 // - an input for tick T counts as on time when any copy arrived before the
-//   server ran T; each input packet carries the newest `redundancy` inputs;
+//   server ran T; each input packet carries the newest inputs, as many as
+//   the redundancy policy says (redundancy.h);
 // - each client renders at frame_rate on its own clock (which may drift),
 //   polls the network once per frame, runs the ticks its TimeSystem hands
 //   out and sends one input packet per tick; until the time system starts
 //   it sends keep-alives so that round trips can be measured.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "profiles.h"
+#include "providers.h"
+#include "redundancy.h"
 
 namespace tickwire::bench {
-
-enum class ProviderKind : std::uint8_t { kAdaptive, kRfc, kFixedSlack, kOneShot };
-const char* to_string(ProviderKind kind);
 
 struct RunConfig {
   Duration length = Duration::seconds(600);
   std::uint32_t tick_rate = 60;
+  // Snapshots per second; must divide tick_rate.
+  std::uint32_t send_rate = 60;
   double frame_rate = 144;
   std::uint32_t clients = 4;
-  std::uint32_t redundancy = 3;
+  std::shared_ptr<const InputRedundancy> redundancy = std::make_shared<FixedRedundancy>(3);
   std::uint64_t seed = 1;
   // Figures that need the estimates settled (offset error, hard resets,
   // scale sign changes) start this long after each client's time started.
@@ -45,6 +50,7 @@ struct RunConfig {
 struct RunResult {
   std::string provider;
   std::string profile;
+  std::uint32_t send_hz = 0;
   std::uint64_t inputs = 0;  // client ticks the server reached
   std::uint64_t on_time = 0;
   std::uint64_t reached = 0;  // inputs of which any copy arrived at all, late or not
@@ -62,8 +68,12 @@ struct RunResult {
   double offset_error_ms_p99 = 0;   // of |estimate - truth|
   double offset_error_ms_mean = 0;  // signed
   double wall_seconds = 0;
+  // The adaptive provider's verdict (report.h); empty for the others.
+  std::optional<std::vector<std::string>> dominated_by;
 };
 
+// Throws std::invalid_argument for a send rate that does not divide the
+// tick rate.
 RunResult run_scenario(const BenchProfile& profile, ProviderKind provider, const RunConfig& config);
 
 }  // namespace tickwire::bench

@@ -23,9 +23,10 @@
 
 #include "fuzz_check.h"
 #include "tickwire/timesync/client_time_provider.h"
-#include "tickwire/timesync/fixed_slack_time_provider.h"
+#include "tickwire/timesync/n4e_time_provider.h"
 #include "tickwire/timesync/one_shot_sync_time_provider.h"
 #include "tickwire/timesync/rfc_client_time_provider.h"
+#include "tickwire/timesync/rtt_half_slack_time_provider.h"
 #include "tickwire/timesync/snapshot_timing.h"
 #include "tickwire/timesync/time_system.h"
 
@@ -39,16 +40,17 @@ constexpr std::uint32_t kMaxTicksPerUpdate = 8;
 constexpr std::int64_t kFrameMillis = 16;
 
 std::unique_ptr<TimeProvider> make_provider(std::uint8_t choice) {
-  switch (choice % 5) {
+  switch (choice % 6) {
     case 0: return std::make_unique<ClientTimeProvider>();
     case 1: {
       ClientTimeProviderConfig c;
       c.mode = ClientTimeMode::kHardResetOnly;
       return std::make_unique<ClientTimeProvider>(c);
     }
-    case 2: return std::make_unique<FixedSlackTimeProvider>();
+    case 2: return std::make_unique<RttHalfSlackTimeProvider>();
     case 3: return std::make_unique<OneShotSyncTimeProvider>();
-    default: return std::make_unique<RfcClientTimeProvider>();
+    case 4: return std::make_unique<RfcClientTimeProvider>();
+    default: return std::make_unique<N4eTimeProvider>();
   }
 }
 

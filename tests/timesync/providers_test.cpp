@@ -3,12 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
 
 #include "tickwire/timesync/client_measurements.h"
 #include "tickwire/timesync/client_time_provider.h"
-#include "tickwire/timesync/fixed_slack_time_provider.h"
 #include "tickwire/timesync/one_shot_sync_time_provider.h"
 #include "tickwire/timesync/rfc_client_time_provider.h"
+#include "tickwire/timesync/rtt_half_slack_time_provider.h"
 #include "tickwire/timesync/server_time_provider.h"
 
 namespace tickwire::timesync {
@@ -61,6 +62,20 @@ TEST(RfcClientTimeProvider, TargetsAreTheRfcsFormulas) {
   EXPECT_NEAR(w.ms_ahead(*p.server_time(w.in())), 0.0, 0.01);
 }
 
+TEST(RfcClientTimeProvider, TheServerBufferCanBeSetInTime) {
+  World w;
+  RfcClientTimeProviderConfig config;
+  config.server_buffer = kNgoServerBuffer;
+  RfcClientTimeProvider p(config);
+  w.snapshot();
+  Timelines t(kRate);
+  p.initialize(t, w.in());
+  // last snapshot (20 ms old) + RTT (40) + 50 ms.
+  EXPECT_NEAR(w.ms_ahead(t.predicted), -20 + 40 + 50, 0.01);
+  config.server_buffer = Duration::millis(-1);
+  EXPECT_THROW(RfcClientTimeProvider{config}, std::invalid_argument);
+}
+
 TEST(RfcClientTimeProvider, AdjustsByTheFixedRatioAndResetsPastTheThreshold) {
   World w;
   RfcClientTimeProvider p;
@@ -103,9 +118,9 @@ TEST(RfcClientTimeProvider, TheHardResetOnlyModeNeverScales) {
   }
 }
 
-TEST(FixedSlackTimeProvider, PredictsHalfTheRoundTripAndTwoTicksAheadOfTheServer) {
+TEST(RttHalfSlackTimeProvider, PredictsHalfTheRoundTripAndTwoTicksAheadOfTheServer) {
   World w;
-  FixedSlackTimeProvider p;
+  RttHalfSlackTimeProvider p;
   w.snapshot();
   Timelines t(kRate);
   p.initialize(t, w.in());

@@ -14,6 +14,7 @@
 #include <set>
 #include <vector>
 
+#include "tickwire/transport/link_model.h"
 #include "tickwire/transport/sim_network.h"
 
 namespace tickwire::transport {
@@ -352,6 +353,39 @@ TEST(SimConditions, DelaySpikesStallTheLink) {
   EXPECT_GT(delayed, 50U);
 }
 
+TEST(SimConditions, ParetoDelaySpikesHaveAHeavyTailUpToTheCap) {
+  LinkConditions c;
+  c.latency = Duration::millis(10);
+  c.delay_spike_rate = 1.0;  // every datagram, so each delay is one draw
+  c.delay_spike_min = Duration::millis(5);
+  c.delay_spike_max = Duration::millis(50);
+  c.delay_spike_pareto_shape = 1.5;
+  // One link on its own, fed further apart than the longest spike: no
+  // datagram waits behind another, so each delay is exactly its own draw.
+  SimLink link;
+  SimRng rng(announce_seed(114));
+  std::vector<double> extra_ms;
+  Time now;
+  for (int i = 0; i < 20000; ++i) {
+    now += Duration::millis(60);
+    const LinkVerdict v = link.admit(c, rng, now, 100);
+    ASSERT_EQ(v.fate, SimFate::kDelivered);
+    extra_ms.push_back((v.deliver - now - c.latency).millis_f());
+    link.on_delivered(now, v.deliver, 100);
+  }
+  const auto share_above = [&](double ms) {
+    const auto n = std::count_if(extra_ms.begin(), extra_ms.end(), [&](double e) { return e > ms; });
+    return static_cast<double>(n) / static_cast<double>(extra_ms.size());
+  };
+  EXPECT_GE(*std::min_element(extra_ms.begin(), extra_ms.end()), 5.0);
+  EXPECT_LE(*std::max_element(extra_ms.begin(), extra_ms.end()), 50.0);
+  // P(length > x) = (5 / x)^1.5: 35% above 10 ms, 12.5% above 20 ms, and
+  // the 3.2% that would go beyond 50 ms held at the cap.
+  EXPECT_NEAR(share_above(10.0), std::pow(0.5, 1.5), 0.015);
+  EXPECT_NEAR(share_above(20.0), std::pow(0.25, 1.5), 0.01);
+  EXPECT_NEAR(share_above(49.999), std::pow(0.1, 1.5), 0.005);
+}
+
 TEST(SimConditions, ValidateRejectsNonsense) {
   EXPECT_TRUE(LinkConditions{}.validate().ok());
   LinkConditions negative;
@@ -367,6 +401,19 @@ TEST(SimConditions, ValidateRejectsNonsense) {
   spikes.delay_spike_min = Duration::millis(10);
   EXPECT_FALSE(spikes.validate().ok());
   EXPECT_EQ(over.validate().error().code, ErrorCode::kInvalidArgument);
+  LinkConditions pareto;
+  pareto.delay_spike_min = Duration::millis(10);
+  pareto.delay_spike_max = Duration::millis(100);
+  pareto.delay_spike_pareto_shape = 1.2;
+  EXPECT_TRUE(pareto.validate().ok());
+  for (const double bad : {-1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    LinkConditions shape = pareto;
+    shape.delay_spike_pareto_shape = bad;
+    EXPECT_FALSE(shape.validate().ok()) << bad;
+  }
+  LinkConditions no_scale = pareto;
+  no_scale.delay_spike_min = Duration::zero();
+  EXPECT_FALSE(no_scale.validate().ok());
 
   SimNetwork net(announce_seed(113));
   EXPECT_THROW(net.set_link({"x", 1}, {"y", 2}, nan), std::invalid_argument);

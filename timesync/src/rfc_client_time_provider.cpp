@@ -35,6 +35,10 @@ RfcClientTimeProvider::RfcClientTimeProvider(RfcClientTimeProviderConfig config)
       config_.adjustment_ratio >= 1.0) {
     throw std::invalid_argument("RfcClientTimeProviderConfig: threshold must be positive, ratio in [0, 1)");
   }
+  if (!(config_.client_buffer_ticks >= 0.0) || !(config_.server_buffer_ticks >= 0.0) ||
+      (config_.server_buffer && *config_.server_buffer < Duration::zero())) {
+    throw std::invalid_argument("RfcClientTimeProviderConfig: buffers must not be negative");
+  }
 }
 
 bool RfcClientTimeProvider::ready(const ProviderInputs& in) const {
@@ -46,8 +50,9 @@ RfcClientTimeProvider::Targets RfcClientTimeProvider::targets(const ProviderInpu
   const ClientMeasurements& m = measurements_of(in);
   const std::uint32_t rate = m.tick_rate();
   const NetworkTime last = m.newest()->sent + (in.now - m.newest()->received);
-  return {last - ticks(config_.client_buffer_ticks, rate),
-          last + m.rtt().smoothed() + ticks(config_.server_buffer_ticks, rate)};
+  const Duration server_buffer =
+      config_.server_buffer ? *config_.server_buffer : ticks(config_.server_buffer_ticks, rate);
+  return {last - ticks(config_.client_buffer_ticks, rate), last + m.rtt().smoothed() + server_buffer};
 }
 
 void RfcClientTimeProvider::initialize(Timelines& t, const ProviderInputs& in) {

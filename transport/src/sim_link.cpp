@@ -37,6 +37,16 @@ Duration scale(Duration d, double factor) {
   return Duration::micros(std::llround(static_cast<double>(d.micros()) * factor));
 }
 
+// One spike's length from one uniform draw u in [0, 1): uniform over the
+// range, or Pareto by inversion (1 - u is in (0, 1], so the power is
+// finite) and capped.
+Duration draw_spike(const LinkConditions& c, double u) {
+  if (c.delay_spike_pareto_shape <= 0.0) return c.delay_spike_min + scale(c.delay_spike_max - c.delay_spike_min, u);
+  const double length = std::pow(1.0 - u, -1.0 / c.delay_spike_pareto_shape);
+  const double cap = static_cast<double>(c.delay_spike_max.micros()) / static_cast<double>(c.delay_spike_min.micros());
+  return scale(c.delay_spike_min, std::min(length, cap));
+}
+
 }  // namespace
 
 Result<void> LinkConditions::validate() const {
@@ -64,6 +74,13 @@ Result<void> LinkConditions::validate() const {
   }
   if (delay_spike_min > delay_spike_max) {
     return make_error(ErrorCode::kInvalidArgument, "delay_spike_min exceeds delay_spike_max");
+  }
+  if (!(delay_spike_pareto_shape >= 0.0) || !std::isfinite(delay_spike_pareto_shape)) {
+    return make_error(ErrorCode::kInvalidArgument, "delay_spike_pareto_shape must be a finite number >= 0");
+  }
+  if (delay_spike_pareto_shape > 0.0 && delay_spike_min <= Duration::zero()) {
+    return make_error(ErrorCode::kInvalidArgument,
+                      "delay_spike_pareto_shape needs a positive delay_spike_min (the distribution's scale)");
   }
   return {};
 }
@@ -102,9 +119,7 @@ Duration SimLink::draw_delay(const LinkConditions& c, SimRng& rng) const {
     const double u2 = rng.uniform();
     delay += scale(c.jitter, u1 + u2 - 1.0);
   }
-  if (rng.chance(c.delay_spike_rate)) {
-    delay += c.delay_spike_min + scale(c.delay_spike_max - c.delay_spike_min, rng.uniform());
-  }
+  if (rng.chance(c.delay_spike_rate)) delay += draw_spike(c, rng.uniform());
   return std::max(delay, Duration::zero());
 }
 

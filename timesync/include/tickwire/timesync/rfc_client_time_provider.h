@@ -19,6 +19,10 @@
 
 namespace tickwire::timesync {
 
+// Netcode for GameObjects' k_DefaultBufferSizeSec, the value its
+// NetworkManager passes as the server buffer.
+inline constexpr Duration kNgoServerBuffer = Duration::millis(50);
+
 struct RfcClientTimeProviderConfig {
   Duration hard_reset_threshold = Duration::millis(200);
   double adjustment_ratio = 0.01;
@@ -26,6 +30,10 @@ struct RfcClientTimeProviderConfig {
   std::optional<Duration> correction_tolerance;
   double client_buffer_ticks = 1.0;  // TargetClientBufferTime = 1 / tickrate
   double server_buffer_ticks = 2.0;  // TargetServerBufferTime = 2 / tickrate
+  // When set, TargetServerBufferTime in time rather than ticks, replacing
+  // server_buffer_ticks. Netcode for GameObjects, which shipped this
+  // design, defaults its server buffer to 50 ms (kNgoServerBuffer).
+  std::optional<Duration> server_buffer;
   // The RFC's mode for rhythm games: hard resets only, no catch-up.
   bool hard_reset_only = false;
 };

@@ -8,7 +8,8 @@
 //   ServerTimeProvider         the server: one timeline at a constant rate
 //   ClientTimeProvider         ours: lead from server feedback, buffer from arrivals
 //   RfcClientTimeProvider      the RFC's ClientNetworkTimeProvider, as written
-//   FixedSlackTimeProvider     RTT/2 plus a fixed command slack
+//   N4eTimeProvider            Netcode for Entities' NetworkTimeSystem
+//   RttHalfSlackTimeProvider   RTT/2 plus a fixed command slack
 //   OneShotSyncTimeProvider    one clock sync at connect, then free-running
 
 #include <cstdint>

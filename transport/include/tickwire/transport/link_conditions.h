@@ -69,9 +69,18 @@ struct LinkConditions {
   double delay_spike_rate = 0.0;
   Duration delay_spike_min = Duration::zero();
   Duration delay_spike_max = Duration::zero();
+  // When positive, a spike's length is heavy-tailed instead of uniform:
+  // Pareto with this shape and scale delay_spike_min, capped at
+  // delay_spike_max, so P(length > x) = (delay_spike_min / x)^shape. Real
+  // stalls (a wifi retry storm, a scan, power save) are mostly short with a
+  // few very long ones; a shape near 1 gives that tail, a larger shape a
+  // lighter one. Needs delay_spike_min > 0.
+  double delay_spike_pareto_shape = 0.0;
 
-  // Rejects negative durations, probabilities outside [0, 1] or NaN, and a
-  // spike range with min > max, naming the offending field.
+  // Rejects negative durations, probabilities outside [0, 1] or NaN, a
+  // spike range with min > max and a Pareto shape that is negative, NaN,
+  // infinite or set without a positive delay_spike_min, naming the
+  // offending field.
   Result<void> validate() const;
 };
 
