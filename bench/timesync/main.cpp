@@ -33,12 +33,13 @@ constexpr const char* kUsage =
     "  --seed N            base seed (default 1); each profile's seed derives from it and its name\n"
     "  --json FILE         write the results as JSON\n"
     "  --adaptive-late-rate R  the adaptive provider's target late rate (default 1e-3)\n"
+    "  --adaptive-late-event-cost MS  the adaptive provider's lead worth sparing a late event a second (100)\n"
+    "  --redundancy N      N inputs per packet, sent once (1..16), instead of the runtime's policy\n"
     "  --trace FILE        write client 0's timelines as CSV every 100 ms (last run wins)\n"
     "  --list              list the profiles and exit\n";
 
 constexpr std::uint32_t kTickRate = 60;
 constexpr double kFrameRate = 144;
-constexpr std::uint32_t kRedundancy = 3;
 
 struct Options {
   double minutes = 10;
@@ -51,6 +52,8 @@ struct Options {
   std::optional<std::string> json;
   std::string trace;
   std::optional<double> late_rate;
+  std::optional<double> late_event_cost_ms;
+  std::uint32_t fixed_redundancy = 0;  // 0: the runtime's policy
   bool list = false;
 };
 
@@ -124,6 +127,19 @@ std::optional<Options> parse(int argc, char** argv) {
         const auto v = value();
         if (!v) return std::nullopt;
         o.seed = std::stoull(*v);
+      } else if (arg == "--redundancy") {
+        const auto v = value();
+        if (!v) return std::nullopt;
+        const long n = std::stol(*v);
+        if (n < 1 || n > static_cast<long>(kMaxInputsPerPacket)) throw std::invalid_argument("--redundancy");
+        o.fixed_redundancy = static_cast<std::uint32_t>(n);
+      } else if (arg == "--adaptive-late-event-cost") {
+        const auto v = value();
+        if (!v) return std::nullopt;
+        o.late_event_cost_ms = std::stod(*v);
+        if (!(*o.late_event_cost_ms >= 0 && *o.late_event_cost_ms <= 100000)) {
+          throw std::invalid_argument("--adaptive-late-event-cost");
+        }
       } else if (arg == "--adaptive-late-rate") {
         const auto v = value();
         if (!v) return std::nullopt;
@@ -202,9 +218,9 @@ int run(int argc, char** argv) {
     }
   }
 
-  const auto redundancy = std::make_shared<FixedRedundancy>(kRedundancy);
+  const RedundancySetting redundancy{o.fixed_redundancy};
   const RunConditions conditions{
-      o.minutes, o.clients, o.seed, kTickRate, o.send_rates, kFrameRate, redundancy->describe()};
+      o.minutes, o.clients, o.seed, kTickRate, o.send_rates, kFrameRate, redundancy.describe()};
   std::printf("bench_timesync: %s\n", describe(conditions).c_str());
   std::printf(
       "dominated_by (adaptive rows): baselines with >= %.2f points more inputs on time and >= %.1f ms less "
@@ -223,6 +239,7 @@ int run(int argc, char** argv) {
     config.seed = profile_seed(o.seed, profile.name);
     config.trace_path = o.trace;
     config.adaptive_late_rate = o.late_rate;
+    config.adaptive_late_event_cost_ms = o.late_event_cost_ms;
     for (const std::uint32_t hz : o.send_rates) {
       config.send_rate = hz;
       std::vector<RunResult> group;

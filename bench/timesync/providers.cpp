@@ -1,5 +1,6 @@
 #include "providers.h"
 
+#include <cmath>
 #include <stdexcept>
 
 #include "tickwire/timesync/client_time_provider.h"
@@ -34,6 +35,9 @@ std::unique_ptr<timesync::TimeProvider> make_provider(ProviderKind kind, const P
     case ProviderKind::kAdaptive: {
       timesync::ClientTimeProviderConfig config;
       if (settings.adaptive_late_rate) config.lead.target_late_rate = *settings.adaptive_late_rate;
+      if (settings.adaptive_late_event_cost_ms) {
+        config.lead.late_event_cost = Duration::micros(std::llround(*settings.adaptive_late_event_cost_ms * 1000.0));
+      }
       return std::make_unique<timesync::ClientTimeProvider>(config);
     }
     case ProviderKind::kN4e: {

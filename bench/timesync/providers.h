@@ -29,8 +29,9 @@ const char* to_string(ProviderKind kind);
 std::optional<ProviderKind> provider_from_string(const std::string& name);
 
 struct ProviderSettings {
-  std::uint32_t send_rate = 60;              // snapshots per second, for those that must be told
-  std::optional<double> adaptive_late_rate;  // overrides ours' target late rate
+  std::uint32_t send_rate = 60;                       // snapshots per second, for those that must be told
+  std::optional<double> adaptive_late_rate;           // overrides ours' target late rate
+  std::optional<double> adaptive_late_event_cost_ms;  // overrides ours' late event cost
 };
 
 std::unique_ptr<timesync::TimeProvider> make_provider(ProviderKind kind, const ProviderSettings& settings);

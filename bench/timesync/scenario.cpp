@@ -82,6 +82,9 @@ struct Client {
   std::optional<Time> started_at;  // true time the time system initialized
   std::optional<Tick> first_tick;
   Time last_sent;
+  std::unique_ptr<ClientRedundancy> redundancy;
+  std::optional<Time> resend_at;  // local time the last input packet goes out again
+  InputPayload last_inputs;
   std::optional<NetworkTime> newest_received;
   InputLog log;
   // figures
@@ -122,13 +125,14 @@ class Harness {
         static_cast<std::size_t>(config.length.seconds_f() * config.tick_rate) + 16 * config.tick_rate;
     server_ = net_.create_endpoint(server_address_);
     const std::vector<LinkStep> schedule = link_schedule(profile, config.length);
-    const ProviderSettings settings{config.send_rate, config.adaptive_late_rate};
+    const ProviderSettings settings{config.send_rate, config.adaptive_late_rate, config.adaptive_late_event_cost_ms};
     for (std::uint32_t i = 0; i < config.clients; ++i) {
       auto made = make_provider(provider, settings);
       auto* n4e = dynamic_cast<timesync::N4eTimeProvider*>(made.get());
       auto c = std::make_unique<Client>(
           i, TimeSystem::client(timesync::TimeSystemConfig{config.tick_rate, 8, {}}, std::move(made)), ticks);
       c->n4e = n4e;
+      c->redundancy = std::make_unique<ClientRedundancy>(config.redundancy);
       c->address = Address{"client" + std::to_string(i), 7000};
       c->endpoint = net_.create_endpoint(c->address);
       c->drift = profile.drift_ppm * 1e-6;
@@ -265,13 +269,23 @@ class Harness {
       if (e->type == TransportEvent::Type::kReceived) client_receive(c, e->data, local);
     }
     if (!c.connected) return;
+    if (c.resend_at && local >= *c.resend_at) {
+      // The runtime's second sending, at the first frame it is due.
+      c.resend_at.reset();
+      const Tick newest(c.last_inputs.newest);
+      send_input(c, InputPayload{newest.value(), c.redundancy->inputs_for(newest, c.last_inputs.count)}, t, local);
+    }
 
     const timesync::UpdateResult r = c.time.update(local, [&](const timesync::TickContext& ctx) {
       if (!c.first_tick) c.first_tick = ctx.tick;
       c.log.sent(ctx.tick, t);
       const auto sent = static_cast<std::uint32_t>(ctx.tick - *c.first_tick) + 1;
-      const std::uint32_t count = inputs_in_packet(*config_.redundancy, RedundancyInputs{ctx.tick, sent, c.time});
-      send_input(c, InputPayload{ctx.tick.value(), count}, t, local);
+      c.last_inputs = InputPayload{ctx.tick.value(), sent};
+      send_input(c, InputPayload{ctx.tick.value(), c.redundancy->inputs_for(ctx.tick, sent)}, t, local);
+      c.resend_at.reset();
+      if (const auto after = c.redundancy->resend_after_ticks()) {
+        c.resend_at = local + Duration::micros(std::llround(*after * 1e6 / config_.tick_rate));
+      }
     });
     if (r.initialized) c.started_at = t;
     if (!c.started_at) {
@@ -286,6 +300,7 @@ class Harness {
     PacketHeader h = c.channel.next_header(PacketType::kInput, local);
     if (!serialize(w, h) || !serialize(w, p)) throw std::logic_error("input does not encode");
     (void)c.endpoint->send(*c.server, Delivery::kUnreliable, w.data(), t);
+    c.redundancy->on_sent(h.sequence, Tick(p.newest), local);
     c.last_sent = local;
   }
 
@@ -302,6 +317,7 @@ class Harness {
     PacketHeader h;
     if (!serialize(r, h) || !check_prefix(h.prefix) || h.prefix.type != PacketType::kSnapshot) return;
     if (c.channel.receive(h, local) != PacketChannel::Verdict::kAccept) return;
+    for (const Sequence acked : c.channel.take_acked()) c.redundancy->on_acked(acked, local);
     timesync::SnapshotTimeBlock block;
     std::int32_t age = 0;
     if (!serialize(r, block) || !serialize_command_age(r, age)) return;

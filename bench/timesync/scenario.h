@@ -36,7 +36,7 @@ struct RunConfig {
   std::uint32_t send_rate = 60;
   double frame_rate = 144;
   std::uint32_t clients = 4;
-  std::shared_ptr<const InputRedundancy> redundancy = std::make_shared<FixedRedundancy>(3);
+  RedundancySetting redundancy;
   std::uint64_t seed = 1;
   // Figures that need the estimates settled (offset error, hard resets,
   // scale sign changes) start this long after each client's time started.
@@ -45,6 +45,7 @@ struct RunConfig {
   std::string trace_path;
   // When set, overrides the adaptive provider's target late rate.
   std::optional<double> adaptive_late_rate;
+  std::optional<double> adaptive_late_event_cost_ms;
 };
 
 struct RunResult {

@@ -94,11 +94,11 @@ TEST(LeadEstimator, RidesOutRareStallsInsteadOfCoveringThem) {
   EXPECT_LT(required_ms(e), 20.0);
 }
 
-TEST(LeadEstimator, CoversStallsThatComeTwiceASecond) {
-  // The same stalls every 0.5 s are the link's ordinary behaviour: riding
-  // them out would leave a late input twice a second.
+TEST(LeadEstimator, CoversStallsThatComeSeveralTimesASecond) {
+  // The same stalls four times a second are the link's ordinary behaviour:
+  // riding them out would leave late inputs all the time.
   LeadEstimator e;
-  for (int i = 0; i < 7200; ++i) e.add(nth(i), Duration::millis(i % 30 == 15 ? 210 : 10 + (i % 3)));
+  for (int i = 0; i < 7200; ++i) e.add(nth(i), Duration::millis(i % 15 == 7 ? 210 : 10 + (i % 3)));
   EXPECT_NEAR(required_ms(e), 210.0, 1e-6);
 }
 

@@ -44,7 +44,7 @@ inline SteeringConfig default_interpolation_steering() {
 inline TargetFilterConfig default_target_filter() {
   TargetFilterConfig c;
   c.rise_hysteresis = Duration::micros(500);
-  c.fall_hysteresis = Duration::millis(4);
+  c.fall_hysteresis = Duration::millis(2);
   c.release_hold = Duration::seconds(20);
   c.release_rate = Duration::micros(500);
   c.large_fall_hold = Duration::seconds(1);

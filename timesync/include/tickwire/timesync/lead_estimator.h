@@ -49,9 +49,10 @@ struct LeadEstimatorConfig {
   // The latency worth holding to spare one late event a second
   // (rare_event_cut.h): below the target's quantile, the tail is cut where
   // covering more would cost more lead than the late inputs it saves. A
-  // stall every few seconds is ridden out; a lost input's copy one tick
-  // later is covered as soon as losses come more than once in 12 s.
-  Duration late_event_cost = Duration::millis(200);
+  // stall every few seconds is ridden out; a lost input's second sending
+  // (0.4 tick later, input_redundancy.h) is covered as soon as losses come
+  // more than once in 15 s.
+  Duration late_event_cost = Duration::millis(100);
   // The level is the median over this window, centred on each sample when
   // it enters the tail (so a step of the level splits cleanly) and trailing
   // for the level now.

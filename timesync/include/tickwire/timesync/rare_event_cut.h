@@ -12,14 +12,14 @@
 //
 // over the candidates at or below the quantile a target rate asks for:
 // never more than the target, less where the target's last stretch costs
-// more latency than the hitches it saves. With an event cost of 200 ms per
+// more latency than the hitches it saves. With an event cost of 100 ms per
 // event per second:
 // - a lost input's copy in the next packet (one tick, 16.7 ms at 60 Hz) is
-//   covered once it happens more than once in 12 s;
-// - a 200 ms stall every 3 s (0.33 a second, worth 67 ms) is ridden out:
+//   covered once losses come more than once in 6 s;
+// - a 200 ms stall every 3 s (0.33 a second, worth 33 ms) is ridden out:
 //   the player feels the stall, not 200 ms more latency all the time;
-// - stalls that come every second or more often are no longer rare: they
-//   are covered, as the ordinary spread of that link.
+// - stalls that come several times a second are no longer rare: they are
+//   covered, as the ordinary spread of that link.
 //
 // One sample per event: the lead's samples are the worst arrival of each
 // feedback report (a stall that holds a dozen inputs shows as one), and the
