@@ -27,7 +27,7 @@ TEST(LeadEstimator, CarriesALearningMarginUntilItHasSeenEnough) {
   e.add(nth(0), Duration::millis(10));
   EXPECT_NEAR(required_ms(e), 10.0 + config.learning_margin.millis_f(), 1e-9);
   int i = 1;
-  for (; i < static_cast<int>(config.learning_samples) - 1; ++i) e.add(nth(i), Duration::millis(10));
+  for (; nth(i) - nth(0) < config.learning_period; ++i) e.add(nth(i), Duration::millis(10));
   EXPECT_TRUE(e.learning());
   e.add(nth(i++), Duration::millis(10));
   EXPECT_FALSE(e.learning());

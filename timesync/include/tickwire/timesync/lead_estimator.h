@@ -82,11 +82,12 @@ struct LeadEstimatorConfig {
   // Until the tail holds this many samples the requirement is the largest
   // need seen (plus the learning margin): conservative while little is known.
   std::uint32_t min_tail_samples = 60;
-  // Until this many needs were seen (10 s at 60 a second) the estimate has
-  // not met the network's rare events yet; the requirement carries
-  // learning_margin on top, one tick at 60 Hz: what an input needs when its
-  // first copy is lost and the next packet, a tick later, brings it.
-  std::uint32_t learning_samples = 600;
+  // Until needs have come in for this long the estimate has not met the
+  // network's rare events yet; the requirement carries learning_margin on
+  // top, one tick at 60 Hz: what an input needs when its first copy is lost
+  // and the next packet, a tick later, brings it. A time, not a count, so
+  // that a client at 30 snapshots a second learns as fast as one at 60.
+  Duration learning_period = Duration::seconds(10);
   Duration learning_margin = Duration::millis(17);
 };
 
@@ -102,8 +103,8 @@ class LeadEstimator {
   std::optional<Duration> required() const { return required_; }
   // True once the tail holds min_tail_samples.
   bool settled() const { return tail_.size() >= config_.min_tail_samples; }
-  // True until learning_samples needs were seen.
-  bool learning() const { return samples_ < config_.learning_samples; }
+  // True until needs have come in for learning_period.
+  bool learning() const { return samples_ == 0 || newest_at_ - first_at_ < config_.learning_period; }
   Duration level() const { return Duration::micros(static_cast<std::int64_t>(level_us_)); }
   std::size_t samples() const { return samples_; }
   // The needs' clear upward trend, in microseconds per second; 0 when none.
@@ -129,6 +130,8 @@ class LeadEstimator {
   double level_us_ = 0;
   double max_need_us_ = 0;
   double trend_us_per_s_ = 0;
+  Time first_at_;   // the first need's time
+  Time newest_at_;  // the newest need's time
   std::vector<TrendSample> trend_samples_;  // scratch
   std::optional<Time> last_rise_;           // when the level last stepped up at once
   std::optional<Duration> required_;
