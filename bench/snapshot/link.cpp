@@ -26,16 +26,16 @@ class SimPair final : public Link {
     net_.set_default_link(link);
     transport::SimEndpointConfig config;
     if (options.unlimited) config.limits.max_unreliable_payload = 1 << 20;
-    server_ = net_.create_endpoint(kServer, config);
-    client_ = net_.create_endpoint(kClient, config);
+    server_ = net_.create_endpoint(server_name(), config);
+    client_ = net_.create_endpoint(client_name(), config);
   }
   transport::Transport& server() override { return *server_; }
   transport::Transport& client() override { return *client_; }
-  Address server_address() const override { return kServer; }
+  Address server_address() const override { return server_name(); }
   Time now() override { return Time::from_micros(1'000'000); }
   Time advance(Time now, Time /*until*/) override { return now + Duration::millis(1); }
-  Traffic sent_by_server() const override { return traffic(kServer, kClient); }
-  Traffic sent_by_client() const override { return traffic(kClient, kServer); }
+  Traffic sent_by_server() const override { return traffic(server_name(), client_name()); }
+  Traffic sent_by_client() const override { return traffic(client_name(), server_name()); }
   const char* wire_kind() const override { return "modelled"; }
 
  private:
@@ -46,8 +46,8 @@ class SimPair final : public Link {
     return {s.sent, s.bytes_sent + s.sent * kIpv4UdpHeaderBytes};
   }
 
-  inline static const Address kServer{"server", 1};
-  inline static const Address kClient{"client", 1};
+  static Address server_name() { return {"server", 1}; }
+  static Address client_name() { return {"client", 1}; }
   transport::SimNetwork net_;
   std::unique_ptr<transport::Transport> server_;
   std::unique_ptr<transport::Transport> client_;
