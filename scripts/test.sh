@@ -19,6 +19,8 @@ echo "== benchmarks, short runs (the full sweeps are run by hand: see README)"
 mkdir -p build/bench-results
 build/bench/timesync/bench_timesync --minutes 1 --profile broadband,wifi --json build/bench-results/timesync.json
 build/bench/snapshot/bench_snapshot --seconds 10 --json build/bench-results/snapshot.json
+build/bench/snapshot/bench_snapshot --transport enet --scene asteroids --seconds 3 \
+  --json build/bench-results/snapshot_enet.json
 build/bench/rollback/bench_rollback --entities 32 --depth 15 --json build/bench-results/rollback.json
 
 echo "== build (ASan+UBSan)"

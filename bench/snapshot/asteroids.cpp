@@ -1,170 +1,116 @@
-// The KinematicSoup transform-sync benchmark's workload: 250 asteroids in
-// a sphere of radius 31.5 m, random orientation, radius 0.25 to 1 m,
-// angular velocity up to 45 degrees per second on each axis, a target speed
-// of 1 to 4 m/s in a random direction. Each 60 Hz physics step a body
-// outside the bounds accelerates toward the centre at 10 m/s^2, a body
-// inside accelerates or decelerates toward its target speed at 5 m/s^2,
-// and spheres bounce off each other elastically. Synced at 30 Hz with
-// position precision 0.01 m and rotation precision 0.001.
+#include "asteroids.h"
 
+#include <algorithm>
+#include <cmath>
 #include <numbers>
-
-#include "scene.h"
 
 namespace tickwire::bench {
 namespace {
 
-using snapshot::Field;
 using snapshot::Quat;
 using snapshot::Vec3;
 
-constexpr int kCount = 250;
-constexpr double kBounds = 31.5;
 constexpr double kDt = 1.0 / 60.0;
-
-struct Body {
-  snapshot::EntityId id;
-  V3 p;
-  V3 v;
-  V3 dir;  // direction of travel toward the target speed while inside
-  double target_speed = 0;
-  double radius = 0;
-  double mass = 0;
-  double q[4] = {0, 0, 0, 1};  // x, y, z, w
-  V3 w;                        // angular velocity, rad/s
-};
-
-class Asteroids final : public Scene {
- public:
-  explicit Asteroids(std::uint64_t seed) : rng_(seed) {
-    snapshot::SchemaBuilder b;
-    auto t = b.entity_type("asteroid");
-    position_ = t.add_vec3("position", {-64, -64, -64}, {64, 64, 64}, 0.01F);
-    rotation_ = t.add_quat("rotation", 0.001F);
-    schema_ = b.build();
-  }
-  std::string name() const override { return "asteroids"; }
-  std::uint32_t tick_rate() const override { return 60; }
-  std::uint32_t send_hz() const override { return 30; }
-  const snapshot::Schema& schema() const override { return schema_; }
-
-  void setup(snapshot::World& world) override {
-    for (int i = 0; i < kCount; ++i) {
-      Body body;
-      body.id = world.spawn(*schema_.find_type("asteroid"));
-      // Uniform in the sphere, by rejection.
-      do {
-        body.p = {rng_.uniform(-1, 1), rng_.uniform(-1, 1), rng_.uniform(-1, 1)};
-      } while (body.p.length() > 1.0);
-      body.p = body.p * kBounds;
-      body.radius = rng_.uniform(0.25, 1.0);
-      body.mass = body.radius * body.radius * body.radius;
-      body.dir = random_unit();
-      body.target_speed = rng_.uniform(1.0, 4.0);
-      const double deg = std::numbers::pi / 180.0;
-      body.w = {rng_.uniform(-45, 45) * deg, rng_.uniform(-45, 45) * deg, rng_.uniform(-45, 45) * deg};
-      // Uniform random rotation (Shoemake).
-      const double u1 = rng_.uniform(0, 1), u2 = rng_.uniform(0, 1), u3 = rng_.uniform(0, 1);
-      const double a = std::sqrt(1 - u1), c = std::sqrt(u1);
-      body.q[0] = a * std::sin(2 * std::numbers::pi * u2);
-      body.q[1] = a * std::cos(2 * std::numbers::pi * u2);
-      body.q[2] = c * std::sin(2 * std::numbers::pi * u3);
-      body.q[3] = c * std::cos(2 * std::numbers::pi * u3);
-      bodies_.push_back(body);
-    }
-    write(world);
-  }
-
-  void step(snapshot::World& world) override {
-    for (Body& b : bodies_) {
-      const double dist = b.p.length();
-      if (dist > kBounds) {
-        b.v = b.v - b.p * (10.0 * kDt / dist);
-      } else {
-        const double speed = b.v.length();
-        if (speed > 1e-9) b.dir = b.v * (1.0 / speed);
-        const V3 want = b.dir * b.target_speed;
-        V3 dv = want - b.v;
-        const double max_dv = 5.0 * kDt;
-        const double len = dv.length();
-        if (len > max_dv) dv = dv * (max_dv / len);
-        b.v = b.v + dv;
-      }
-      b.p = b.p + b.v * kDt;
-      integrate_rotation(b);
-    }
-    collide();
-    write(world);
-  }
-
- private:
-  V3 random_unit() {
-    for (;;) {
-      V3 v{rng_.uniform(-1, 1), rng_.uniform(-1, 1), rng_.uniform(-1, 1)};
-      const double l = v.length();
-      if (l > 1e-3 && l <= 1.0) return v * (1.0 / l);
-    }
-  }
-
-  static void integrate_rotation(Body& b) {
-    // q' = q + dt/2 * (w as a quaternion) * q, renormalized.
-    const double wx = b.w.x, wy = b.w.y, wz = b.w.z;
-    double* q = b.q;
-    const double dx = 0.5 * kDt * (wy * q[2] - wz * q[1] + q[3] * wx);
-    const double dy = 0.5 * kDt * (wz * q[0] - wx * q[2] + q[3] * wy);
-    const double dz = 0.5 * kDt * (wx * q[1] - wy * q[0] + q[3] * wz);
-    const double dw = 0.5 * kDt * (-wx * q[0] - wy * q[1] - wz * q[2]);
-    q[0] += dx;
-    q[1] += dy;
-    q[2] += dz;
-    q[3] += dw;
-    const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    for (int i = 0; i < 4; ++i) q[i] /= n;
-  }
-
-  // Elastic collisions of spheres: separate the overlap and exchange the
-  // normal component of momentum.
-  void collide() {
-    for (std::size_t i = 0; i < bodies_.size(); ++i) {
-      for (std::size_t j = i + 1; j < bodies_.size(); ++j) {
-        Body& a = bodies_[i];
-        Body& b = bodies_[j];
-        const V3 d = b.p - a.p;
-        const double r = a.radius + b.radius;
-        const double d2 = d.dot(d);
-        if (d2 >= r * r || d2 < 1e-12) continue;
-        const double dist = std::sqrt(d2);
-        const V3 n = d * (1.0 / dist);
-        const double overlap = r - dist;
-        const double total = a.mass + b.mass;
-        a.p = a.p - n * (overlap * b.mass / total);
-        b.p = b.p + n * (overlap * a.mass / total);
-        const double approach = (a.v - b.v).dot(n);
-        if (approach <= 0) continue;
-        const double impulse = 2.0 * approach / total;
-        a.v = a.v - n * (impulse * b.mass);
-        b.v = b.v + n * (impulse * a.mass);
-      }
-    }
-  }
-
-  void write(snapshot::World& world) {
-    for (const Body& b : bodies_) {
-      world.set(b.id, position_, Vec3{static_cast<float>(b.p.x), static_cast<float>(b.p.y), static_cast<float>(b.p.z)});
-      world.set(b.id, rotation_,
-                Quat{static_cast<float>(b.q[0]), static_cast<float>(b.q[1]), static_cast<float>(b.q[2]),
-                     static_cast<float>(b.q[3])});
-    }
-  }
-
-  Rng rng_;
-  snapshot::Schema schema_;
-  Field<Vec3> position_;
-  Field<Quat> rotation_;
-  std::vector<Body> bodies_;
-};
+constexpr double kRadiusPerScale = 0.8;   // sphere standing in for the convex mesh
+constexpr double kSpawnClearance = 2.0;   // x scale, as the published overlap check
+constexpr double kBoundsAccel = 10.0;     // m/s^2 toward the centre when outside
+constexpr double kSpeedAccel = 5.0;       // m/s^2 toward the target speed inside
+constexpr double kMaxSpinDegrees = 45.0;  // per axis, per second
+// Unity's Vector3.normalized gives zero below this length.
+constexpr double kNormalizeEpsilon = 1e-5;
 
 }  // namespace
+
+double Asteroids::bounds() { return 50.0 * std::cbrt(kCount / 1000.0); }
+
+Asteroids::Asteroids(std::uint64_t seed) : rng_(seed) {
+  snapshot::SchemaBuilder b;
+  auto t = b.entity_type("asteroid");
+  position_ = t.add_vec3("position", {-64, -64, -64}, {64, 64, 64}, 0.01F);
+  rotation_ = t.add_quat("rotation", 0.001F);
+  scale_ = t.add_float("scale", 0.25F, 1.0F, 0.01F, snapshot::Interpolation::kStep);
+  schema_ = b.build();
+}
+
+void Asteroids::setup(snapshot::World& world) {
+  SphereBody planet;
+  planet.radius = kPlanetRadius;  // static: no mass, no inertia
+  physics_.add(planet);
+  const double deg = std::numbers::pi / 180.0;
+  for (int i = 0; i < kCount; ++i) {
+    Asteroid a;
+    a.id = world.spawn(*schema_.find_type("asteroid"));
+    SphereBody body;
+    body.p = V3{rng_.uniform(-1, 1), rng_.uniform(-1, 1), rng_.uniform(-1, 1)} * bounds();
+    random_rotation(body.q);
+    a.scale = rng_.uniform(0.25, 1.0);
+    const double from_centre = body.p.length();
+    const V3 outward = from_centre > 1e-9 ? body.p * (1.0 / from_centre) : V3{1, 0, 0};
+    while (physics_.overlaps(body.p, kSpawnClearance * a.scale))
+      body.p = body.p + outward * (kSpawnClearance * a.scale);
+    body.w = V3{rng_.uniform(-1, 1), rng_.uniform(-1, 1), rng_.uniform(-1, 1)} * (kMaxSpinDegrees * deg);
+    a.target_speed = rng_.uniform(1.0, 4.0);
+    body.v = random_unit() * a.target_speed;
+    body.radius = kRadiusPerScale * a.scale;
+    const double mass = a.scale * a.scale * a.scale;
+    body.inv_mass = 1.0 / mass;
+    body.inv_inertia = 1.0 / (0.4 * mass * body.radius * body.radius);
+    a.body = physics_.add(body);
+    asteroids_.push_back(a);
+  }
+  write(world);
+}
+
+void Asteroids::step(snapshot::World& world) {
+  for (const Asteroid& a : asteroids_) steer(physics_.bodies()[a.body], a.target_speed);
+  physics_.step(kDt);
+  write(world);
+}
+
+// VelocityBoundsCheck: pulled back when outside, otherwise the speed moves
+// toward the target and the direction is left to the collisions.
+void Asteroids::steer(SphereBody& b, double target) {
+  const double limit = bounds();
+  if (b.p.dot(b.p) > limit * limit) {
+    b.v = b.v - b.p * (kBoundsAccel * kDt / b.p.length());
+    return;
+  }
+  const double speed_sq = b.v.dot(b.v);
+  if (std::fabs(speed_sq - target * target) <= 0.001) return;
+  double speed = std::sqrt(speed_sq);
+  const V3 dir = speed > kNormalizeEpsilon ? b.v * (1.0 / speed) : V3{};
+  speed = speed < target ? std::min(speed + kSpeedAccel * kDt, target) : std::max(speed - kSpeedAccel * kDt, target);
+  b.v = dir * speed;
+}
+
+V3 Asteroids::random_unit() {
+  for (;;) {
+    V3 v{rng_.uniform(-1, 1), rng_.uniform(-1, 1), rng_.uniform(-1, 1)};
+    const double l = v.length();
+    if (l > 1e-3 && l <= 1.0) return v * (1.0 / l);
+  }
+}
+
+// Uniform random rotation (Shoemake).
+void Asteroids::random_rotation(double* q) {
+  const double u1 = rng_.uniform(0, 1), u2 = rng_.uniform(0, 1), u3 = rng_.uniform(0, 1);
+  const double a = std::sqrt(1 - u1), c = std::sqrt(u1);
+  q[0] = a * std::sin(2 * std::numbers::pi * u2);
+  q[1] = a * std::cos(2 * std::numbers::pi * u2);
+  q[2] = c * std::sin(2 * std::numbers::pi * u3);
+  q[3] = c * std::cos(2 * std::numbers::pi * u3);
+}
+
+void Asteroids::write(snapshot::World& world) {
+  for (const Asteroid& a : asteroids_) {
+    const SphereBody& b = physics_.bodies()[a.body];
+    world.set(a.id, position_, Vec3{static_cast<float>(b.p.x), static_cast<float>(b.p.y), static_cast<float>(b.p.z)});
+    world.set(a.id, rotation_,
+              Quat{static_cast<float>(b.q[0]), static_cast<float>(b.q[1]), static_cast<float>(b.q[2]),
+                   static_cast<float>(b.q[3])});
+    world.set(a.id, scale_, static_cast<float>(a.scale));
+  }
+}
 
 std::unique_ptr<Scene> make_asteroids(std::uint64_t seed) { return std::make_unique<Asteroids>(seed); }
 

@@ -2,27 +2,29 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
+#include "link.h"
 #include "tickwire/core/bit_stream.h"
 #include "tickwire/core/packet_channel.h"
 #include "tickwire/core/packet_header.h"
 #include "tickwire/snapshot/receiver.h"
 #include "tickwire/snapshot/snapshot_header.h"
 #include "tickwire/snapshot/world_state.h"
-#include "tickwire/transport/sim_network.h"
 
 namespace tickwire::bench {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using transport::Address;
 using transport::Delivery;
 using transport::TransportEvent;
 
-constexpr std::int64_t kIpUdpHeader = 28;
+constexpr std::uint32_t kInputHz = 60;
+// ENet on loopback connects in milliseconds; SimNetwork in about a round trip.
+constexpr Duration kConnectLimit = Duration::seconds(10);
 
 double micros_since(Clock::time_point start) {
   return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
@@ -48,40 +50,58 @@ std::optional<std::span<const std::uint8_t>> unframe(PacketChannel& channel, std
   return bytes.subspan(r.bits_read() / 8);
 }
 
+std::unique_ptr<Link> make_link(const RunOptions& options) {
+  if (options.transport == TransportKind::kSim) {
+    return make_sim_link({.loss = options.loss, .seed = options.seed, .unlimited = options.unlimited});
+  }
+  if (options.loss != 0.0 || options.unlimited) {
+    throw std::runtime_error("the ENet link runs on loopback as it is: no loss, no lifted payload limit");
+  }
+  return make_enet_link();
+}
+
+struct Peers {
+  PeerId server_side;  // the client, as the server knows it
+  PeerId client_side;  // the server, as the client knows it
+};
+
+Peers connect(Link& link, Time& now) {
+  if (!link.client().connect(link.server_address(), now)) throw std::runtime_error("connect failed");
+  std::optional<PeerId> server_side;
+  std::optional<PeerId> client_side;
+  const Time deadline = now + kConnectLimit;
+  while ((!server_side || !client_side) && now < deadline) {
+    now = link.advance(now, now + Duration::millis(1));
+    while (auto ev = link.server().poll(now)) {
+      if (ev->type == TransportEvent::Type::kConnected) server_side = ev->peer;
+    }
+    while (auto ev = link.client().poll(now)) {
+      if (ev->type == TransportEvent::Type::kConnected) client_side = ev->peer;
+    }
+  }
+  if (!server_side || !client_side) throw std::runtime_error("no connection");
+  return {*server_side, *client_side};
+}
+
+Direction per_second(std::uint64_t payload_bytes, Traffic wire, double seconds) {
+  Direction d;
+  d.payload_kbps = static_cast<double>(payload_bytes) * 8.0 / seconds / 1000.0;
+  d.wire_kbps = static_cast<double>(wire.bytes) * 8.0 / seconds / 1000.0;
+  d.datagrams_per_s = static_cast<double>(wire.datagrams) / seconds;
+  return d;
+}
+
 }  // namespace
 
 RunResult run_scene(Scene& scene, const RunOptions& options) {
-  transport::SimNetwork net(options.seed);
-  transport::LinkConditions link;
-  link.latency = Duration::millis(25);
-  link.jitter = Duration::millis(2);
-  link.loss = options.loss;
-  if (options.unlimited) link.mtu = 0;
-  net.set_default_link(link);
-  transport::SimEndpointConfig config;
-  if (options.unlimited) config.limits.max_unreliable_payload = 1 << 20;
-  const Address server_address{"server", 1};
-  const Address client_address{"client", 1};
-  auto server = net.create_endpoint(server_address, config);
-  auto client = net.create_endpoint(client_address, config);
-
-  Time now = Time::from_micros(1'000'000);
-  if (!client->connect(server_address, now)) throw std::runtime_error("connect failed");
-  std::optional<PeerId> server_peer;  // the server's id for the client
-  std::optional<PeerId> client_peer;  // the client's id for the server
-  for (int i = 0; i < 20'000 && (!server_peer || !client_peer); ++i) {
-    now += Duration::millis(1);
-    while (auto ev = server->poll(now)) {
-      if (ev->type == TransportEvent::Type::kConnected) server_peer = ev->peer;
-    }
-    while (auto ev = client->poll(now)) {
-      if (ev->type == TransportEvent::Type::kConnected) client_peer = ev->peer;
-    }
-  }
-  if (!server_peer || !client_peer) throw std::runtime_error("no connection");
-
   snapshot::World world(scene.schema());
   scene.setup(world);
+  const auto warmup_ticks = static_cast<std::uint64_t>(options.warmup_seconds * scene.tick_rate());
+  for (std::uint64_t i = 0; i < warmup_ticks; ++i) scene.step(world);
+
+  const std::unique_ptr<Link> link = make_link(options);
+  Time now = link->now();
+  const Peers peers = connect(*link, now);
   snapshot::SenderConfig sender_config = options.sender;
   sender_config.tick_rate = scene.tick_rate();
   if (options.unlimited) sender_config.max_payload = 1 << 20;
@@ -97,12 +117,14 @@ RunResult run_scene(Scene& scene, const RunOptions& options) {
 
   RunResult result;
   result.scene = scene.name();
+  result.transport = options.transport == TransportKind::kSim ? "sim" : "enet";
+  result.wire = link->wire_kind();
   result.loss = options.loss;
+  result.warmup_seconds = options.warmup_seconds;
   result.send_hz = scene.send_hz();
   std::vector<std::size_t> sizes;
-  std::uint64_t payload_bytes = 0;
-  std::uint64_t snapshot_datagrams = 0;
-  std::uint64_t snapshot_datagram_bytes = 0;
+  std::uint64_t down_payload = 0;
+  std::uint64_t up_payload = 0;
   double encode_total = 0;
   double decode_total = 0;
   double capture_total = 0;
@@ -111,16 +133,19 @@ RunResult run_scene(Scene& scene, const RunOptions& options) {
   std::uint64_t ticks = 0;
   std::uint64_t captures = 0;
   const std::uint32_t every = scene.tick_rate() / scene.send_hz();
-  const transport::SimLinkStats before = net.stats(server_address, client_address);
+  const Traffic down_before = link->sent_by_server();
+  const Traffic up_before = link->sent_by_client();
 
   const Time start = now;
-  const auto total_us = static_cast<std::int64_t>(options.seconds * 1e6);
+  const Time end = start + Duration::micros(static_cast<std::int64_t>(options.seconds * 1e6));
   auto tick_time = [&](std::uint64_t k, std::uint32_t rate) {
     return start + Duration::micros(static_cast<std::int64_t>(k) * 1'000'000 / rate);
   };
+  // Inputs go out at 60 Hz, offset from the server's ticks.
+  auto input_time = [&](std::uint64_t k) { return tick_time(k, kInputHz) + Duration::millis(7); };
   std::uint64_t next_input = 0;
-  for (std::int64_t us = 0; us <= total_us; us += 1000) {
-    now = start + Duration::micros(us);
+  for (; now <= end;
+       now = link->advance(now, std::min(tick_time(ticks + 1, scene.tick_rate()), input_time(next_input)))) {
     while (tick_time(ticks + 1, scene.tick_rate()) <= now) {
       ++ticks;
       scene.step(world);
@@ -133,7 +158,7 @@ RunResult run_scene(Scene& scene, const RunOptions& options) {
       sender.encode(state, payload);
       encode_total += micros_since(t0);
       sizes.push_back(payload.size());
-      payload_bytes += payload.size();
+      down_payload += payload.size();
       BitReader r(payload);
       snapshot::SnapshotHeader h;
       if (serialize(r, h) && h.has_baseline) {
@@ -141,12 +166,11 @@ RunResult run_scene(Scene& scene, const RunOptions& options) {
         ++with_baseline;
       }
       const auto datagram = frame(server_channel, PacketType::kSnapshot, now, payload);
-      ++snapshot_datagrams;
-      snapshot_datagram_bytes += datagram.size() + 5;  // SimNetwork's own framing: type and session
-      if (!server->send(*server_peer, Delivery::kUnreliable, datagram, now)) throw std::runtime_error("send refused");
+      if (!link->server().send(peers.server_side, Delivery::kUnreliable, datagram, now)) {
+        throw std::runtime_error("send refused");
+      }
     }
-    // Inputs go out at 60 Hz, offset from the server's ticks.
-    while (tick_time(next_input, 60) + Duration::millis(7) <= now) {
+    while (input_time(next_input) <= now) {
       ++next_input;
       BitWriter w(16);
       bool has_ack = receiver.newest().has_value();
@@ -156,10 +180,11 @@ RunResult run_scene(Scene& scene, const RunOptions& options) {
       std::uint32_t input = 0x5A5A5A5A;  // stands in for the game's input
       w.bits(input, 32);
       const auto body = w.take();
-      (void)client->send(*client_peer, Delivery::kUnreliable, frame(client_channel, PacketType::kInput, now, body),
-                         now);
+      up_payload += body.size();
+      (void)link->client().send(peers.client_side, Delivery::kUnreliable,
+                                frame(client_channel, PacketType::kInput, now, body), now);
     }
-    while (auto ev = server->poll(now)) {
+    while (auto ev = link->server().poll(now)) {
       if (ev->type != TransportEvent::Type::kReceived) continue;
       const auto body = unframe(server_channel, ev->data, now);
       if (!body) continue;
@@ -168,7 +193,7 @@ RunResult run_scene(Scene& scene, const RunOptions& options) {
       std::uint32_t ack = 0;
       if (r.boolean(has_ack) && has_ack && r.bits(ack, 32)) sender.acknowledge(Tick(ack));
     }
-    while (auto ev = client->poll(now)) {
+    while (auto ev = link->client().poll(now)) {
       if (ev->type != TransportEvent::Type::kReceived) continue;
       const auto body = unframe(client_channel, ev->data, now);
       if (!body) continue;
@@ -182,14 +207,11 @@ RunResult run_scene(Scene& scene, const RunOptions& options) {
     }
   }
 
-  const transport::SimLinkStats after = net.stats(server_address, client_address);
-  const double seconds = options.seconds;
-  const auto wire_bytes = static_cast<double>(after.bytes_sent - before.bytes_sent) +
-                          static_cast<double>((after.sent - before.sent) * kIpUdpHeader);
-  result.wire_kbps = wire_bytes * 8.0 / seconds / 1000.0;
-  result.snapshot_wire_kbps =
-      static_cast<double>(snapshot_datagram_bytes + snapshot_datagrams * kIpUdpHeader) * 8.0 / seconds / 1000.0;
-  result.payload_kbps = static_cast<double>(payload_bytes) * 8.0 / seconds / 1000.0;
+  // The span the counters cover: exactly the requested one in virtual
+  // time; with ENet, up to the last pass of the loop.
+  result.seconds = options.transport == TransportKind::kSim ? options.seconds : (now - start).seconds_f();
+  result.down = per_second(down_payload, link->sent_by_server() - down_before, result.seconds);
+  result.up = per_second(up_payload, link->sent_by_client() - up_before, result.seconds);
   std::sort(sizes.begin(), sizes.end());
   if (!sizes.empty()) {
     result.bytes_p50 = sizes[sizes.size() / 2];

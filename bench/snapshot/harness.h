@@ -1,5 +1,5 @@
 #pragma once
-// Runs one scene for one client over SimNetwork: the server ticks the
+// Runs one scene for one client over a Link (link.h): the server ticks the
 // scene, captures the world and sends each snapshot after a core packet
 // header; the client decodes it and acknowledges the newest snapshot tick
 // in every input packet (60 per second), as the client runtime will.
@@ -12,21 +12,40 @@
 
 namespace tickwire::bench {
 
+enum class TransportKind : std::uint8_t {
+  kSim,   // SimNetwork, virtual time: the wire is modelled
+  kEnet,  // two EnetTransports on loopback, real time: the wire is measured at the sockets
+};
+
 struct RunOptions {
-  double loss = 0.0;       // each way
-  double seconds = 120.0;  // simulated
+  TransportKind transport = TransportKind::kSim;
+  double loss = 0.0;       // each way; SimNetwork only
+  double seconds = 120.0;  // simulated, or real with ENet
+  // Scene time run before the client connects, as fast as it computes,
+  // to measure a later part of a scene that changes as it runs.
+  double warmup_seconds = 0.0;
   std::uint64_t seed = 1;
   snapshot::SenderConfig sender;  // tick_rate is taken from the scene
-  bool unlimited = false;         // lift the payload limit (to measure compression alone)
+  bool unlimited = false;         // lift the payload limit (to measure compression alone); SimNetwork only
+};
+
+// One direction of the client's connection, averaged over the run.
+struct Direction {
+  double payload_kbps = 0;  // the game's bytes: snapshot payloads down, acks and inputs up
+  double wire_kbps = 0;     // every datagram with its IP and UDP headers
+  double datagrams_per_s = 0;
 };
 
 struct RunResult {
   std::string scene;
+  std::string transport;  // "sim" or "enet"
+  std::string wire;       // "modelled" or "measured"
   double loss = 0;
   std::uint32_t send_hz = 0;
-  double payload_kbps = 0;
-  double wire_kbps = 0;
-  double snapshot_wire_kbps = 0;  // snapshot datagrams only (no transport pings)
+  double seconds = 0;  // the measured span
+  double warmup_seconds = 0;
+  Direction down;  // server to client
+  Direction up;    // client to server
   std::size_t bytes_p50 = 0;
   std::size_t bytes_max = 0;
   double encode_us = 0;          // per client per snapshot
@@ -41,6 +60,8 @@ struct RunResult {
   std::uint64_t deferred = 0;    // entity updates left for a later packet by the budget
 };
 
+// Throws std::runtime_error when the link cannot be set up or connected,
+// or when options ask the ENet link for what only SimNetwork can do.
 RunResult run_scene(Scene& scene, const RunOptions& options);
 
 }  // namespace tickwire::bench

@@ -1,10 +1,22 @@
 // bench_snapshot: bandwidth and cost of snapshots on deterministic scenes
-// (asteroids, cubes_idle, arena; arena_smooth only when asked for),
-// one client over SimNetwork (25 ms one-way each way, 2 ms jitter), at 0%
-// and 2% loss. Prints a table; --json FILE writes the figures.
+// (asteroids, asteroids_simple, cubes_idle, arena; arena_smooth only when
+// asked for), one client. Prints a table; --json FILE writes the figures.
 //
-//   bench_snapshot [--scene NAME] [--seconds N] [--json FILE] [--seed N] [--ablation]
-//                  [--reference-span TICKS]
+//   bench_snapshot [--transport sim|enet|both] [--scene NAME] [--seconds N] [--warmup N]
+//                  [--json FILE] [--seed N] [--ablation] [--reference-span TICKS]
+//
+// --warmup N runs each scene N seconds (as fast as it computes) before the
+// client connects, to measure a later stretch: the asteroids settle into a
+// ring over several minutes.
+//
+// --transport sim (the default) runs over SimNetwork (25 ms one-way each
+// way, 2 ms jitter) at 0% and 2% loss, in virtual time: its wire figures
+// are SimNetwork's model ("modelled wire"). --transport enet runs between
+// two real ENet hosts on loopback, in real time (--seconds of wall clock
+// per scene), at 0% loss: its wire figures are every datagram each side's
+// socket sent, ENet's headers, acknowledgements and pings included, plus
+// 28 bytes each for IP and UDP ("measured wire"). "payload" is the game's
+// bytes alone: snapshot payloads down, acks and inputs up.
 //
 // --reference-span fixes the sender's reference span (it adapts by
 // default), for tuning experiments.
@@ -12,11 +24,15 @@
 // --ablation measures what each compression step buys, per scene at 0%
 // loss with the payload limit lifted so only the coding differs.
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness.h"
@@ -27,21 +43,28 @@ namespace {
 using tickwire::bench::RunOptions;
 using tickwire::bench::RunResult;
 using tickwire::bench::Scene;
+using tickwire::bench::TransportKind;
+
+// Run by default, in this order; arena_smooth only when asked for.
+constexpr std::array<std::string_view, 4> kScenes = {"asteroids", "asteroids_simple", "cubes_idle", "arena"};
 
 struct Args {
   std::string scene;
   double seconds = 120.0;
+  double warmup = 0.0;
   std::string json;
   std::uint64_t seed = 1;
   bool ablation = false;
   std::uint32_t reference_span = 0;
+  bool sim = true;
+  bool enet = false;
 };
 
 [[noreturn]] void usage(const char* why) {
   std::cerr << "bench_snapshot: " << why << "\n"
-            << "usage: bench_snapshot [--scene asteroids|cubes_idle|arena|arena_smooth] [--seconds N] [--json FILE] "
-               "[--seed N] "
-               "[--ablation]\n";
+            << "usage: bench_snapshot [--transport sim|enet|both] "
+               "[--scene asteroids|asteroids_simple|cubes_idle|arena|arena_smooth] [--seconds N] [--warmup N] "
+               "[--json FILE] [--seed N] [--ablation] [--reference-span TICKS]\n";
   std::exit(2);
 }
 
@@ -58,6 +81,9 @@ Args parse(int argc, char** argv) {
     } else if (arg == "--seconds") {
       a.seconds = std::atof(value().c_str());
       if (!(a.seconds > 0)) usage("--seconds must be > 0");
+    } else if (arg == "--warmup") {
+      a.warmup = std::atof(value().c_str());
+      if (!(a.warmup >= 0)) usage("--warmup must be >= 0");
     } else if (arg == "--json") {
       a.json = value();
     } else if (arg == "--seed") {
@@ -66,42 +92,53 @@ Args parse(int argc, char** argv) {
       a.ablation = true;
     } else if (arg == "--reference-span") {
       a.reference_span = static_cast<std::uint32_t>(std::strtoul(value().c_str(), nullptr, 10));
-
+    } else if (arg == "--transport") {
+      const std::string t = value();
+      if (t != "sim" && t != "enet" && t != "both") usage("--transport must be sim, enet or both");
+      a.sim = t != "enet";
+      a.enet = t != "sim";
     } else {
       usage(("unknown option " + arg).c_str());
     }
   }
-  if (!a.scene.empty() && a.scene != "asteroids" && a.scene != "cubes_idle" && a.scene != "arena" &&
-      a.scene != "arena_smooth") {
+  if (!a.scene.empty() && a.scene != "arena_smooth" &&
+      std::find(kScenes.begin(), kScenes.end(), a.scene) == kScenes.end()) {
     usage("unknown scene");
   }
+  if (a.ablation && a.enet) usage("--ablation runs over SimNetwork only");
   return a;
 }
 
 std::unique_ptr<Scene> make(const std::string& name, std::uint64_t seed) {
   if (name == "asteroids") return tickwire::bench::make_asteroids(seed);
+  if (name == "asteroids_simple") return tickwire::bench::make_asteroids_simple(seed);
   if (name == "cubes_idle") return tickwire::bench::make_cubes_idle(seed);
   if (name == "arena_smooth") return tickwire::bench::make_arena_smooth(seed);
   return tickwire::bench::make_arena(seed);
 }
 
-void print_header() {
-  std::printf("%-12s %4s %3s %8s %8s %9s %5s %5s %7s %7s %7s %5s %11s %4s %4s %8s\n", "scene", "loss", "hz", "payload",
-              "wire", "snap_wire", "p50", "max", "enc_us", "dec_us", "cap_us", "age", "decoded", "full", "drop",
-              "deferred");
-  std::printf("%-12s %4s %3s %8s %8s %9s %5s %5s %7s %7s %7s %5s %11s %4s %4s %8s\n", "", "", "", "kbit/s", "kbit/s",
-              "kbit/s", "bytes", "bytes", "", "", "", "ticks", "of sent", "", "", "");
+void print_header(const char* wire) {
+  std::printf("%-16s %-4s %4s %3s | %8s %9s %6s | %8s %9s %6s | %5s %5s %7s %7s %5s %11s %4s %4s %8s\n", "scene", "net",
+              "loss", "hz", "payload", wire, "dgram", "payload", wire, "dgram", "p50", "max", "enc_us", "dec_us", "age",
+              "decoded", "full", "drop", "deferred");
+  std::printf("%-16s %-4s %4s %3s | %8s %9s %6s | %8s %9s %6s | %5s %5s %7s %7s %5s %11s %4s %4s %8s\n", "", "", "", "",
+              "down", "wire down", "/s dn", "up", "wire up", "/s up", "bytes", "bytes", "", "", "ticks", "of sent", "",
+              "", "");
+  std::printf("%-16s %-4s %4s %3s | %8s %9s %6s | %8s %9s %6s |\n", "", "", "", "", "kbit/s", "kbit/s", "", "kbit/s",
+              "kbit/s", "");
 }
 
 void print_row(const RunResult& r) {
   char decoded[32];
   std::snprintf(decoded, sizeof decoded, "%llu/%llu", static_cast<unsigned long long>(r.decoded),
                 static_cast<unsigned long long>(r.snapshots));
-  std::printf("%-12s %3.0f%% %3u %8.2f %8.2f %9.2f %5zu %5zu %7.2f %7.2f %7.2f %5.2f %11s %4llu %4llu %8llu\n",
-              r.scene.c_str(), r.loss * 100.0, r.send_hz, r.payload_kbps, r.wire_kbps, r.snapshot_wire_kbps,
-              r.bytes_p50, r.bytes_max, r.encode_us, r.decode_us, r.capture_us, r.mean_baseline_age, decoded,
-              static_cast<unsigned long long>(r.full_snapshots), static_cast<unsigned long long>(r.dropped),
-              static_cast<unsigned long long>(r.deferred));
+  std::printf(
+      "%-16s %-4s %3.0f%% %3u | %8.2f %9.2f %6.1f | %8.2f %9.2f %6.1f | %5zu %5zu %7.2f %7.2f %5.2f %11s %4llu %4llu "
+      "%8llu\n",
+      r.scene.c_str(), r.transport.c_str(), r.loss * 100.0, r.send_hz, r.down.payload_kbps, r.down.wire_kbps,
+      r.down.datagrams_per_s, r.up.payload_kbps, r.up.wire_kbps, r.up.datagrams_per_s, r.bytes_p50, r.bytes_max,
+      r.encode_us, r.decode_us, r.mean_baseline_age, decoded, static_cast<unsigned long long>(r.full_snapshots),
+      static_cast<unsigned long long>(r.dropped), static_cast<unsigned long long>(r.deferred));
   if (r.mismatches != 0) {
     std::printf("  ERROR: %llu decoded states differ from what the server recorded\n",
                 static_cast<unsigned long long>(r.mismatches));
@@ -109,20 +146,29 @@ void print_row(const RunResult& r) {
   std::fflush(stdout);
 }
 
+// The wire figures are keyed by their kind ("modelled_wire_..." or
+// "measured_wire_..."), so a reader cannot take one for the other.
 void write_json(const std::string& path, const std::vector<RunResult>& results) {
   std::ofstream out(path);
   out << "{\"results\":[";
   for (std::size_t i = 0; i < results.size(); ++i) {
     const RunResult& r = results[i];
-    char buf[1024];
-    std::snprintf(buf, sizeof buf,
-                  "%s\n{\"scene\":\"%s\",\"loss\":%.2f,\"send_hz\":%u,\"payload_kbps\":%.3f,\"wire_kbps\":%.3f,"
-                  "\"bytes_per_snapshot_p50\":%zu,\"bytes_per_snapshot_max\":%zu,\"encode_us_per_client_tick\":%.3f,"
-                  "\"decode_us_per_tick\":%.3f,\"capture_us_per_tick\":%.3f,\"snapshot_wire_kbps\":%.3f,"
-                  "\"mean_baseline_age_ticks\":%.3f,\"mismatches\":%llu}",
-                  i == 0 ? "" : ",", r.scene.c_str(), r.loss, r.send_hz, r.payload_kbps, r.wire_kbps, r.bytes_p50,
-                  r.bytes_max, r.encode_us, r.decode_us, r.capture_us, r.snapshot_wire_kbps, r.mean_baseline_age,
-                  static_cast<unsigned long long>(r.mismatches));
+    const char* w = r.wire.c_str();
+    char buf[2048];
+    std::snprintf(
+        buf, sizeof buf,
+        "%s\n{\"scene\":\"%s\",\"transport\":\"%s\",\"wire\":\"%s\",\"loss\":%.2f,\"send_hz\":%u,\"seconds\":%.3f,"
+        "\"warmup_seconds\":%.1f,"
+        "\"payload_down_kbps\":%.3f,\"%s_wire_down_kbps\":%.3f,\"datagrams_down_per_s\":%.3f,"
+        "\"payload_up_kbps\":%.3f,\"%s_wire_up_kbps\":%.3f,\"datagrams_up_per_s\":%.3f,"
+        "\"bytes_per_snapshot_p50\":%zu,\"bytes_per_snapshot_max\":%zu,\"encode_us_per_client_tick\":%.3f,"
+        "\"decode_us_per_tick\":%.3f,\"capture_us_per_tick\":%.3f,"
+        "\"mean_baseline_age_ticks\":%.3f,\"snapshots\":%llu,\"decoded\":%llu,\"mismatches\":%llu}",
+        i == 0 ? "" : ",", r.scene.c_str(), r.transport.c_str(), w, r.loss, r.send_hz, r.seconds, r.warmup_seconds,
+        r.down.payload_kbps, w, r.down.wire_kbps, r.down.datagrams_per_s, r.up.payload_kbps, w, r.up.wire_kbps,
+        r.up.datagrams_per_s, r.bytes_p50, r.bytes_max, r.encode_us, r.decode_us, r.capture_us, r.mean_baseline_age,
+        static_cast<unsigned long long>(r.snapshots), static_cast<unsigned long long>(r.decoded),
+        static_cast<unsigned long long>(r.mismatches));
     out << buf;
   }
   out << "\n]}\n";
@@ -150,12 +196,15 @@ int run_ablation(const Args& args, const std::vector<std::string>& scenes) {
       {"+ models inherited from the baseline", true, true, true, true, true, true},
       {"(side) all but motion prediction", true, false, false, false, true, true},
   };
-  std::printf("%-12s %-45s %9s %9s %6s\n", "scene", "variant (0% loss, no payload limit)", "payload", "wire", "p50");
+  std::printf("%-16s %-45s %9s %9s %6s\n", "scene", "variant (0% loss, no payload limit)", "payload", "modelled",
+              "p50");
+  std::printf("%-16s %-45s %9s %9s %6s\n", "", "", "down", "wire down", "bytes");
   for (const auto& name : scenes) {
     for (const Variant& v : variants) {
       auto scene = make(name, args.seed);
       RunOptions o;
       o.seconds = args.seconds;
+      o.warmup_seconds = args.warmup;
       o.seed = args.seed;
       o.unlimited = true;
       o.sender.delta = v.delta;
@@ -165,41 +214,64 @@ int run_ablation(const Args& args, const std::vector<std::string>& scenes) {
       o.sender.adaptive_coding = v.adaptive;
       o.sender.inherit_models = v.inherit;
       const RunResult r = tickwire::bench::run_scene(*scene, o);
-      std::printf("%-12s %-45s %9.2f %9.2f %6zu%s\n", name.c_str(), v.name, r.payload_kbps, r.wire_kbps, r.bytes_p50,
-                  r.mismatches != 0 ? "  ERROR: mismatches" : "");
+      std::printf("%-16s %-45s %9.2f %9.2f %6zu%s\n", name.c_str(), v.name, r.down.payload_kbps, r.down.wire_kbps,
+                  r.bytes_p50, r.mismatches != 0 ? "  ERROR: mismatches" : "");
       std::fflush(stdout);
     }
   }
   return 0;
 }
 
+int run(const Args& args) {
+  std::vector<std::string> scenes(kScenes.begin(), kScenes.end());
+  if (!args.scene.empty()) scenes = {args.scene};
+  if (args.ablation) return run_ablation(args, scenes);
+
+  std::vector<RunResult> results;
+  int errors = 0;
+  auto one = [&](const std::string& name, TransportKind transport, double loss) {
+    auto scene = make(name, args.seed);
+    RunOptions o;
+    o.transport = transport;
+    o.loss = loss;
+    o.seconds = args.seconds;
+    o.warmup_seconds = args.warmup;
+    o.seed = args.seed;
+    o.sender.reference_span = args.reference_span;
+    results.push_back(tickwire::bench::run_scene(*scene, o));
+    print_row(results.back());
+    errors += results.back().mismatches != 0 ? 1 : 0;
+  };
+  if (args.sim) {
+    std::printf(
+        "bench_snapshot over SimNetwork: %.0f simulated seconds per run after %.0f s of warm-up, seed %llu, 25 ms "
+        "one-way, 2 ms jitter\n",
+        args.seconds, args.warmup, static_cast<unsigned long long>(args.seed));
+    print_header("modelled");
+    for (const auto& name : scenes) {
+      for (double loss : {0.0, 0.02}) one(name, TransportKind::kSim, loss);
+    }
+  }
+  if (args.enet) {
+    std::printf(
+        "%sbench_snapshot over ENet on loopback: %.0f real seconds per run after %.0f s of warm-up, seed %llu, "
+        "no loss\n",
+        args.sim ? "\n" : "", args.seconds, args.warmup, static_cast<unsigned long long>(args.seed));
+    print_header("measured");
+    for (const auto& name : scenes) one(name, TransportKind::kEnet, 0.0);
+  }
+  if (!args.json.empty()) write_json(args.json, results);
+  return errors == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const Args args = parse(argc, argv);
-  std::vector<std::string> scenes = {"asteroids", "cubes_idle", "arena"};
-  if (!args.scene.empty()) scenes = {args.scene};
-  if (args.ablation) return run_ablation(args, scenes);
-
-  std::printf("bench_snapshot: %.0f simulated seconds per run, seed %llu, 25 ms one-way, 2 ms jitter\n", args.seconds,
-              static_cast<unsigned long long>(args.seed));
-  print_header();
-  std::vector<RunResult> results;
-  int errors = 0;
-  for (const auto& name : scenes) {
-    for (double loss : {0.0, 0.02}) {
-      auto scene = make(name, args.seed);
-      RunOptions o;
-      o.loss = loss;
-      o.seconds = args.seconds;
-      o.seed = args.seed;
-      o.sender.reference_span = args.reference_span;
-
-      results.push_back(tickwire::bench::run_scene(*scene, o));
-      print_row(results.back());
-      errors += results.back().mismatches != 0 ? 1 : 0;
-    }
+  try {
+    return run(args);
+  } catch (const std::exception& e) {
+    std::cerr << "bench_snapshot: " << e.what() << "\n";
+    return 1;
   }
-  if (!args.json.empty()) write_json(args.json, results);
-  return errors == 0 ? 0 : 1;
 }

@@ -39,6 +39,7 @@ struct V3 {
   V3 operator-(V3 o) const { return {x - o.x, y - o.y, z - o.z}; }
   V3 operator*(double k) const { return {x * k, y * k, z * k}; }
   double dot(V3 o) const { return x * o.x + y * o.y + z * o.z; }
+  V3 cross(V3 o) const { return {y * o.z - z * o.y, z * o.x - x * o.z, x * o.y - y * o.x}; }
   double length() const { return std::sqrt(dot(*this)); }
 };
 
@@ -55,7 +56,10 @@ class Scene {
   virtual void step(snapshot::World& world) = 0;
 };
 
+// The KinematicSoup benchmark's scene with rigid-body contact (asteroids.cpp).
 std::unique_ptr<Scene> make_asteroids(std::uint64_t seed);
+// The earlier, simpler version: spins never change, collisions are elastic.
+std::unique_ptr<Scene> make_asteroids_simple(std::uint64_t seed);
 std::unique_ptr<Scene> make_cubes_idle(std::uint64_t seed);
 std::unique_ptr<Scene> make_arena(std::uint64_t seed);
 std::unique_ptr<Scene> make_arena_smooth(std::uint64_t seed);

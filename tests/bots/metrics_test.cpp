@@ -81,6 +81,20 @@ TEST(BotMetrics, TheSummaryDividesByTimeConnected) {
   EXPECT_EQ(s.rtt_max_ms, 50.0);
 }
 
+TEST(BotMetrics, WireRatesCountEveryDatagramWithItsHeaders) {
+  Recorder recorder;
+  std::vector<BotFigures> end = {bot(10.0, 30.0, 10), bot(5.0, 50.0, 5)};
+  end[0].wire = {.datagrams_in = 300, .bytes_in = 20000, .datagrams_out = 600, .bytes_out = 9000};
+  end[1].wire = {.datagrams_in = 150, .bytes_in = 10000, .datagrams_out = 300, .bytes_out = 4500};
+  recorder.sample(10.0, end);
+  const Summary s = summarize(recorder, end, Outcome{}, 10.0, 60);
+  // 15 s connected in all; 28 bytes of IP and UDP headers per datagram.
+  EXPECT_DOUBLE_EQ(s.wire_kbps_in, (30000.0 + 450.0 * 28.0) * 8.0 / 1000.0 / 15.0);
+  EXPECT_DOUBLE_EQ(s.wire_kbps_out, (13500.0 + 900.0 * 28.0) * 8.0 / 1000.0 / 15.0);
+  // The payload figures stay what the transport was handed.
+  EXPECT_DOUBLE_EQ(s.kbps_in, 15000.0 * 8.0 / 1000.0 / 15.0);
+}
+
 Summary healthy() {
   Summary s;
   s.connected_fraction = 1.0;

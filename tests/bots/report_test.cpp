@@ -135,6 +135,16 @@ TEST(BotReport, TheJsonIsWellFormedAndCarriesTheFigures) {
   EXPECT_NE(json.find(R"("timeout \"odd\" <reason>":1)"), std::string::npos);
 }
 
+TEST(BotReport, WireRatesAppearBesideThePayloadRates) {
+  Report r = sample_report();
+  r.summary.wire_kbps_in = 123.4;
+  r.summary.wire_kbps_out = 56.7;
+  const std::string json = to_json(r);
+  EXPECT_NE(json.find("\"wire_kbps_in_per_bot\":123.4"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"wire_kbps_out_per_bot\":56.7"), std::string::npos) << json;
+  EXPECT_NE(summary_text(r).find("wire kbps in / out        123.4 / 56.7 per bot"), std::string::npos);
+}
+
 TEST(BotReport, TheSummaryTableShowsCountsAndTheVerdict) {
   const std::string text = summary_text(sample_report());
   EXPECT_NE(text.find("connected                 2/2"), std::string::npos) << text;

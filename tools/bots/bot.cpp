@@ -218,7 +218,16 @@ BotFigures Bot::client_counters(Time now) const {
   f.late_inputs = s.late_inputs;
   f.missing_inputs = s.missing_inputs;
   f.hard_resets = s.hard_resets;
+  f.wire = wire_figures();
   return f;
+}
+
+WireFigures Bot::wire_figures() const {
+  std::optional<transport::WireStats> w;
+  if (socket_ != nullptr) w = socket_->wire_stats();
+  if (link_ != nullptr) w = link_->wire_stats();
+  if (!w) return {};
+  return {w->datagrams_received, w->bytes_received, w->datagrams_sent, w->bytes_sent};
 }
 
 BotFigures Bot::figures(Time now) const {

@@ -89,6 +89,8 @@ class Bot {
   void maybe_check_sync(Time now);
   void sample_input(Tick tick, snapshot::Record& record);
   BotFigures client_counters(Time now) const;
+  // What crossed this client's socket so far.
+  WireFigures wire_figures() const;
 
   BotConfig config_;
   std::unique_ptr<BotScript> script_;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tickwire/transport/transport.h"
+
 namespace tickwire::bots {
 namespace {
 
@@ -16,6 +18,21 @@ double kbps(std::uint64_t bytes, double connected_seconds) {
 
 double ratio(std::uint64_t part, std::uint64_t whole) {
   return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
+
+// Wire figures kept apart from the rest (see WireFigures).
+void add_wire_counters(WireFigures& into, const WireFigures& from) {
+  into.datagrams_in += from.datagrams_in;
+  into.bytes_in += from.bytes_in;
+  into.datagrams_out += from.datagrams_out;
+  into.bytes_out += from.bytes_out;
+}
+
+void summarize_wire(Summary& s, const BotFigures& totals) {
+  using transport::kIpv4UdpHeaderBytes;
+  const WireFigures& w = totals.wire;
+  s.wire_kbps_in = kbps(w.bytes_in + w.datagrams_in * kIpv4UdpHeaderBytes, totals.connected_seconds);
+  s.wire_kbps_out = kbps(w.bytes_out + w.datagrams_out * kIpv4UdpHeaderBytes, totals.connected_seconds);
 }
 
 }  // namespace
@@ -34,6 +51,7 @@ void add_counters(BotFigures& into, const BotFigures& from) {
   into.hard_resets += from.hard_resets;
   into.sync_checks += from.sync_checks;
   into.desyncs += from.desyncs;
+  add_wire_counters(into.wire, from.wire);
 }
 
 double percentile(std::vector<double> values, double p) {
@@ -111,6 +129,7 @@ Summary summarize(const Recorder& recorder, std::span<const BotFigures> bots, Ou
   s.hard_resets = totals.hard_resets;
   s.kbps_in = kbps(totals.bytes_in, totals.connected_seconds);
   s.kbps_out = kbps(totals.bytes_out, totals.connected_seconds);
+  summarize_wire(s, totals);
   s.snapshots_per_second =
       totals.connected_seconds > 0.0 ? static_cast<double>(totals.snapshots) / totals.connected_seconds : 0.0;
   s.sync_checks = totals.sync_checks;

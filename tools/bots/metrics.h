@@ -17,6 +17,16 @@
 
 namespace tickwire::bots {
 
+// What crossed a bot's socket (transport::WireStats): its transport's
+// headers, acknowledgements, pings and handshake beside the payload that
+// bytes_in and bytes_out count. Zero for a bot without a socket.
+struct WireFigures {
+  std::uint64_t datagrams_in = 0;
+  std::uint64_t bytes_in = 0;
+  std::uint64_t datagrams_out = 0;
+  std::uint64_t bytes_out = 0;
+};
+
 // One bot at one instant: counters since the bot started (over every
 // client it used, when it rejoined), gauges as they are now.
 struct BotFigures {
@@ -44,6 +54,7 @@ struct BotFigures {
   std::uint64_t hard_resets = 0;
   std::uint64_t sync_checks = 0;
   std::uint64_t desyncs = 0;
+  WireFigures wire;
 };
 
 // Adds the counters of `from` into `into` (gauges untouched); the maximum
@@ -127,6 +138,10 @@ struct Summary {
   std::uint64_t hard_resets = 0;
   double kbps_in = 0.0;  // per connected bot
   double kbps_out = 0.0;
+  // The same at the socket, with 28 bytes of IP and UDP headers per
+  // datagram, as a packet capture counts them.
+  double wire_kbps_in = 0.0;
+  double wire_kbps_out = 0.0;
   double snapshots_per_second = 0.0;  // per connected bot
   std::uint64_t sync_checks = 0;
   std::uint64_t desyncs = 0;

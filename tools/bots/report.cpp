@@ -41,6 +41,12 @@ std::string counts_object(const std::map<std::string, std::uint64_t>& counts) {
   return out + "}";
 }
 
+// The socket's count beside the payload's (Summary::wire_kbps_in).
+std::string wire_text(const Summary& s) {
+  return format("  wire kbps in / out        %.1f / %.1f per bot (at the socket, with IP and UDP headers)\n",
+                s.wire_kbps_in, s.wire_kbps_out);
+}
+
 }  // namespace
 
 std::string summary_text(const Report& report) {
@@ -73,6 +79,7 @@ std::string summary_text(const Report& report) {
                 s.missing_input_fraction, ull(s.connected_ticks));
   out += format("  hard resets               %llu\n", ull(s.hard_resets));
   out += format("  kbps in / out             %.1f / %.1f per bot\n", s.kbps_in, s.kbps_out);
+  out += wire_text(s);
   out += format("  snapshots per second      %.1f per bot\n", s.snapshots_per_second);
   if (s.sync_checks > 0 || s.desyncs > 0) {
     out += format("  sync test                 %llu checks, %llu desyncs\n", ull(s.sync_checks), ull(s.desyncs));
@@ -138,6 +145,8 @@ std::string to_json(const Report& report) {
       .count("hard_resets", s.hard_resets)
       .num("kbps_in_per_bot", s.kbps_in)
       .num("kbps_out_per_bot", s.kbps_out)
+      .num("wire_kbps_in_per_bot", s.wire_kbps_in)
+      .num("wire_kbps_out_per_bot", s.wire_kbps_out)
       .num("snapshots_per_second_per_bot", s.snapshots_per_second)
       .count("sync_checks", s.sync_checks)
       .count("desyncs", s.desyncs)

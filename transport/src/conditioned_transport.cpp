@@ -96,6 +96,8 @@ void ConditionedTransport::disconnect(PeerId peer, DisconnectReason reason, Time
 
 std::optional<PeerStats> ConditionedTransport::stats(PeerId peer) const { return inner_->stats(peer); }
 
+std::optional<WireStats> ConditionedTransport::wire_stats() const { return inner_->wire_stats(); }
+
 std::optional<Address> ConditionedTransport::local_address() const { return inner_->local_address(); }
 
 const TransportLimits& ConditionedTransport::limits() const { return inner_->limits(); }

@@ -73,6 +73,9 @@ class ConditionedTransport final : public Transport {
   void disconnect(PeerId peer, DisconnectReason reason, Time now) override;
   // The inner transport's figures: what crossed the real wire.
   std::optional<PeerStats> stats(PeerId peer) const override;
+  // The inner transport's socket: what the uplink let through, not what
+  // it dropped.
+  std::optional<WireStats> wire_stats() const override;
   std::optional<Address> local_address() const override;
   const TransportLimits& limits() const override;
 

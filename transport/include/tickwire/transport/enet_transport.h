@@ -117,6 +117,12 @@ class EnetTransport final : public Transport {
   void flush(Time now) override;
   void disconnect(PeerId peer, DisconnectReason reason, Time now) override;
   std::optional<PeerStats> stats(PeerId peer) const override;
+  // Counted at the socket: ENet's own totals (everything its service and
+  // flush calls sent and read, acknowledgements and pings included) plus
+  // the address-validation datagrams this transport sends beside ENet.
+  // Never empty. A datagram of zero bytes, which ENet reads as "nothing
+  // more", is not counted as received.
+  std::optional<WireStats> wire_stats() const override;
   std::optional<Address> local_address() const override;
   const TransportLimits& limits() const override;
 

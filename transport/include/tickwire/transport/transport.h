@@ -73,6 +73,20 @@ struct PeerStats {
   double packet_loss = 0.0;  // fraction in [0, 1], the transport's estimate
 };
 
+// What crossed the transport's socket, counted where a packet capture would
+// see it: every UDP datagram sent and received and its UDP payload, so the
+// transport's own headers, acknowledgements, pings and handshake are in it
+// beside the game's bytes. IP and UDP headers are not: a capture of IPv4
+// sees kIpv4UdpHeaderBytes more per datagram (and its link layer's framing).
+struct WireStats {
+  std::uint64_t datagrams_sent = 0;
+  std::uint64_t bytes_sent = 0;
+  std::uint64_t datagrams_received = 0;
+  std::uint64_t bytes_received = 0;
+};
+
+inline constexpr std::uint64_t kIpv4UdpHeaderBytes = 28;  // 20 for IPv4 without options, 8 for UDP
+
 struct TransportLimits {
   // Largest unreliable payload; larger sends are refused with kTooLarge,
   // never silently turned reliable or fragmented.
@@ -109,6 +123,9 @@ class Transport {
   virtual void disconnect(PeerId peer, DisconnectReason reason, Time now) = 0;
 
   virtual std::optional<PeerStats> stats(PeerId peer) const = 0;
+  // Totals since creation, over every peer; nothing from a transport with
+  // no socket of its own (SimNetwork models its wire in SimNetwork::stats).
+  virtual std::optional<WireStats> wire_stats() const { return std::nullopt; }
   virtual std::optional<Address> local_address() const = 0;
   virtual const TransportLimits& limits() const = 0;
 };

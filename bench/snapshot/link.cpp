@@ -1,0 +1,116 @@
+#include "link.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <stdexcept>
+#include <vector>
+
+#include "tickwire/transport/enet_transport.h"
+#include "tickwire/transport/sim_network.h"
+
+namespace tickwire::bench {
+namespace {
+
+using transport::Address;
+using transport::kIpv4UdpHeaderBytes;
+
+class SimPair final : public Link {
+ public:
+  explicit SimPair(const SimLinkOptions& options) : net_(options.seed) {
+    transport::LinkConditions link;
+    link.latency = Duration::millis(25);
+    link.jitter = Duration::millis(2);
+    link.loss = options.loss;
+    if (options.unlimited) link.mtu = 0;
+    net_.set_default_link(link);
+    transport::SimEndpointConfig config;
+    if (options.unlimited) config.limits.max_unreliable_payload = 1 << 20;
+    server_ = net_.create_endpoint(server_name(), config);
+    client_ = net_.create_endpoint(client_name(), config);
+  }
+  transport::Transport& server() override { return *server_; }
+  transport::Transport& client() override { return *client_; }
+  Address server_address() const override { return server_name(); }
+  Time now() override { return Time::from_micros(1'000'000); }
+  Time advance(Time now, Time /*until*/) override { return now + Duration::millis(1); }
+  Traffic sent_by_server() const override { return traffic(server_name(), client_name()); }
+  Traffic sent_by_client() const override { return traffic(client_name(), server_name()); }
+  const char* wire_kind() const override { return "modelled"; }
+
+ private:
+  // SimNetwork's byte count includes its own framing (a type byte and a
+  // session id), its stand-in for a real transport's header.
+  Traffic traffic(const Address& from, const Address& to) const {
+    const transport::SimLinkStats s = net_.stats(from, to);
+    return {s.sent, s.bytes_sent + s.sent * kIpv4UdpHeaderBytes};
+  }
+
+  static Address server_name() { return {"server", 1}; }
+  static Address client_name() { return {"client", 1}; }
+  transport::SimNetwork net_;
+  std::unique_ptr<transport::Transport> server_;
+  std::unique_ptr<transport::Transport> client_;
+};
+
+Time steady_now() {
+  const auto since = std::chrono::steady_clock::now().time_since_epoch();
+  return Time::from_micros(std::chrono::duration_cast<std::chrono::microseconds>(since).count());
+}
+
+std::unique_ptr<transport::EnetTransport> open(const transport::EnetConfig& config, const char* role) {
+  auto created = transport::EnetTransport::create(config);
+  if (!created)
+    throw std::runtime_error(std::string("cannot open the ") + role + "'s socket: " + created.error().detail);
+  return std::move(created).value();
+}
+
+class EnetPair final : public Link {
+ public:
+  EnetPair() {
+    transport::EnetConfig server_config;
+    server_config.bind = Address{"127.0.0.1", 0};
+    server_config.max_peers = 8;
+    server_ = open(server_config, "server");
+    transport::EnetConfig client_config;
+    client_config.max_peers = 1;
+    client_ = open(client_config, "client");
+  }
+  transport::Transport& server() override { return *server_; }
+  transport::Transport& client() override { return *client_; }
+  Address server_address() const override {
+    const auto address = server_->local_address();
+    if (!address) throw std::runtime_error("the server's socket has no address");
+    return *address;
+  }
+  Time now() override { return steady_now(); }
+  Time advance(Time /*now*/, Time until) override {
+    const Duration wait = until - steady_now();
+    if (wait > Duration::zero()) {
+      const std::array<transport::EnetTransport*, 2> both{server_.get(), client_.get()};
+      transport::EnetTransport::wait_for_any(both, wait, ready_);
+    }
+    return steady_now();
+  }
+  Traffic sent_by_server() const override { return traffic(*server_); }
+  Traffic sent_by_client() const override { return traffic(*client_); }
+  const char* wire_kind() const override { return "measured"; }
+
+ private:
+  static Traffic traffic(const transport::EnetTransport& t) {
+    const transport::WireStats w = t.wire_stats().value_or(transport::WireStats{});
+    return {w.datagrams_sent, w.bytes_sent + w.datagrams_sent * kIpv4UdpHeaderBytes};
+  }
+
+  std::unique_ptr<transport::EnetTransport> server_;
+  std::unique_ptr<transport::EnetTransport> client_;
+  std::vector<std::size_t> ready_;
+};
+
+}  // namespace
+
+std::unique_ptr<Link> make_sim_link(const SimLinkOptions& options) { return std::make_unique<SimPair>(options); }
+
+std::unique_ptr<Link> make_enet_link() { return std::make_unique<EnetPair>(); }
+
+}  // namespace tickwire::bench

@@ -1,0 +1,119 @@
+#pragma once
+// EnetTransport's state, shared by its source files: enet_transport.cpp
+// (the public calls and ENet's servicing), enet_transport_peers.cpp
+// (connections and address validation) and enet_transport_stats.cpp (the
+// figures). ENet's types are only named here, never defined, so this
+// header does not include <enet/enet.h>.
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "address_validator.h"
+#include "challenge_client.h"
+#include "tickwire/transport/enet_transport.h"
+
+typedef struct _ENetAddress ENetAddress;  // NOLINT(modernize-use-using): ENet's own spelling
+typedef struct _ENetHost ENetHost;        // NOLINT(modernize-use-using)
+typedef struct _ENetPeer ENetPeer;        // NOLINT(modernize-use-using)
+typedef struct _ENetPacket ENetPacket;    // NOLINT(modernize-use-using)
+typedef struct _ENetEvent ENetEvent;      // NOLINT(modernize-use-using)
+
+namespace tickwire::transport {
+
+namespace enet_detail {
+
+// Channel 0 carries reliable-ordered messages. Channel 1 carries unreliable
+// ones flagged UNSEQUENCED rather than plain unreliable: ENet's unreliable
+// sequencing silently drops packets older than the newest, which hides
+// reordering from the layers above (they carry their own sequence numbers
+// and ticks and want to see the truth), and after 65535 unreliable sends
+// without a reliable one on the channel ENet would quietly send the next
+// one reliably. Unsequenced packets never take that path.
+inline constexpr std::uint8_t kReliableChannel = 0;
+inline constexpr std::uint8_t kUnreliableChannel = 1;
+inline constexpr std::size_t kChannelCount = 2;
+
+std::uint32_t to_enet_millis(Duration d);
+void* id_to_data(PeerId id);
+PeerId data_to_id(const void* data);
+// A remote disconnect with data 0 is how ENet reports a timeout, so a
+// deliberate disconnect must never send 0 (kUnknown).
+std::uint32_t wire_code(DisconnectReason reason);
+TransportEvent make_event(TransportEvent::Type type, PeerId peer);
+TransportEvent disconnected_event(PeerId peer, DisconnectReason reason);
+Address from_enet_address(const ENetAddress& address);
+Endpoint endpoint_of(const ENetAddress& address);
+// ENet keeps its own clock; validation runs on the same kind of time.
+Time monotonic_now();
+
+}  // namespace enet_detail
+
+struct EnetTransport::Impl {
+  struct PeerRecord {
+    ENetPeer* peer = nullptr;
+    Address address;
+    Endpoint endpoint;
+    bool connected = false;  // the kConnected event was delivered
+    bool closing = false;    // we disconnected it: its remaining events are ours to swallow
+    PeerStats counters;
+  };
+
+  EnetConfig config;
+  ENetHost* host = nullptr;
+  std::uint32_t next_id = 1;  // 0 is the default PeerId, never handed out
+  std::unordered_map<PeerId, PeerRecord> peers;
+  // Address validation; both unset when it is off.
+  std::optional<AddressValidator> validator;
+  std::optional<ChallengeClient> challenger;
+  std::unordered_map<std::uint64_t, std::size_t> peers_at_endpoint;  // by Endpoint::key
+  std::unordered_map<std::uint32_t, std::size_t> peers_at_host;
+  std::deque<TransportEvent> queued;  // events decided outside ENet's own
+  ChallengeClient::Actions actions;   // scratch, reused
+  std::vector<PeerId> hostile;        // peers the fragment guard caught, closed after servicing
+  std::uint64_t hostile_datagrams = 0;
+  Time next_expiry;
+  std::uint32_t last_resend_sweep = 0;  // ENet's clock, milliseconds
+  // Everything that crossed the socket: ENet's own totals, folded in by
+  // fold_wire_counters(), plus the challenge datagrams sent beside ENet.
+  WireStats wire;
+
+  Impl() = default;
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+  ~Impl();
+
+  // enet_transport_peers.cpp: connections.
+  PeerRecord* find_open(PeerId id);
+  const PeerRecord* find_open(PeerId id) const;
+  PeerId adopt(ENetPeer* peer, bool connected, std::optional<PeerId> known = std::nullopt);
+  void release(PeerId id);
+  void forget_address(Endpoint endpoint);
+  void close(PeerId id, DisconnectReason reason);
+  std::optional<TransportEvent> on_connect(ENetPeer* peer);
+  std::optional<TransportEvent> on_receive(ENetPeer* peer, std::uint8_t channel, ENetPacket* packet);
+  std::optional<TransportEvent> on_disconnect(ENetPeer* peer, std::uint32_t data);
+  std::optional<TransportEvent> translate(const ENetEvent& event);
+
+  // enet_transport_peers.cpp: address validation and the datagram guard.
+  void send_raw(Endpoint to, std::span<const std::uint8_t> bytes);
+  bool may_reach_connect_path(Endpoint from, Time now) const;
+  // ENet's intercept hook, called for every datagram ENet reads. Returns 1
+  // when the datagram was handled here and ENet must not see it.
+  int intercept(std::span<const std::uint8_t> datagram, Endpoint from);
+  int guard_fragments(std::span<const std::uint8_t> datagram, Endpoint from);
+  void close_hostile();
+  void on_challenge_datagram(std::span<const std::uint8_t> datagram, Endpoint from);
+  void run_challenge_actions();
+  void drive_validation();
+
+  // enet_transport_stats.cpp: moves ENet's 32-bit totals into `wire` and
+  // zeroes them, as ENet asks its users to before they overflow.
+  void fold_wire_counters();
+};
+
+}  // namespace tickwire::transport
