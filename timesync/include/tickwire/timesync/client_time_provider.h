@@ -33,8 +33,7 @@ inline SteeringConfig default_interpolation_steering() {
 }
 
 // Targets rise at once by anything over half a millisecond, and fall only
-// after twenty seconds of being 4 ms too high, by half a millisecond a
-// second. A high quantile must fall between the rare samples that raise it,
+// after ten seconds of being 2 ms too high, by a millisecond a second. A high quantile must fall between the rare samples that raise it,
 // so every rise is followed by a fall: holding long and falling slowly keeps
 // those cycles (each one a change of sign of the time scale) to well under
 // one a minute, and a lead or buffer that shrinks over tens of seconds costs
@@ -45,8 +44,8 @@ inline TargetFilterConfig default_target_filter() {
   TargetFilterConfig c;
   c.rise_hysteresis = Duration::micros(500);
   c.fall_hysteresis = Duration::millis(2);
-  c.release_hold = Duration::seconds(20);
-  c.release_rate = Duration::micros(500);
+  c.release_hold = Duration::seconds(10);
+  c.release_rate = Duration::millis(1);
   c.large_fall_hold = Duration::seconds(1);
   c.large_fall_rate = 1.0;
   return c;

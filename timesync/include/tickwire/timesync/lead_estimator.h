@@ -62,11 +62,12 @@ struct LeadEstimatorConfig {
   // than the level's spread (or rise_margin_min): every recent input needed
   // more, as after a route change. A stall, however long, shows as one
   // sample (its inputs arrive together and the report carries the worst),
-  // so it is tail, not level. 100 ms is three reports at 30 a second: a
-  // lengthened route is followed within a tenth of a second of the first
-  // report that shows it.
+  // so it is tail, not level. 70 ms holds three reports at 30 a second: a
+  // lengthened route is followed 67 ms after the first report that shows
+  // it. Three, because two samples in a row above the spread come by
+  // chance every few seconds on a noisy link.
   std::uint32_t rise_samples = 3;
-  Duration rise_window = Duration::millis(100);
+  Duration rise_window = Duration::millis(70);
   Duration rise_margin_min = Duration::millis(1);
   // A clear upward trend of the needs over the level window (rising_trend.h)
   // is projected this far ahead: the median lags a ramp by half its window
