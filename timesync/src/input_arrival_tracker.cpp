@@ -49,8 +49,19 @@ void InputArrivalTracker::on_input(Tick tick, const NetworkTime& arrival) {
       std::clamp(scaled, -static_cast<double>(kMaxLeadUnits), static_cast<double>(kMaxLeadUnits)));
   // The report carries the worst arrival since the previous one: when two
   // inputs arrive together after a loss, the one that needed the redundant
-  // copy is the one the client must hear about.
-  if (!pending_ || units < pending_->units) pending_ = InputFeedback::Lead{tick, units};
+  // copy is the one the client must hear about. The best and the count
+  // come beside it, so the client knows every margin of a report of one or
+  // two inputs (the usual case at 60 Hz inputs and 30 Hz snapshots).
+  if (!pending_) {
+    pending_ = Pending{InputFeedback::Lead{tick, units}, units};
+    return;
+  }
+  if (pending_->lead.inputs < kMaxFeedbackInputs) ++pending_->lead.inputs;
+  if (units < pending_->lead.units) {
+    pending_->lead.input_tick = tick;
+    pending_->lead.units = units;
+  }
+  pending_->best = std::max(pending_->best, units);
 }
 
 void InputArrivalTracker::on_tick_consumed(Tick tick, bool had_input) {
@@ -65,7 +76,10 @@ void InputArrivalTracker::on_tick_consumed(Tick tick, bool had_input) {
 
 InputFeedback InputArrivalTracker::make_report(Tick snapshot_tick) {
   InputFeedback f;
-  if (pending_ && std::abs(pending_->input_tick - snapshot_tick) <= kMaxFeedbackTickOffset) f.lead = pending_;
+  if (pending_ && std::abs(pending_->lead.input_tick - snapshot_tick) <= kMaxFeedbackTickOffset) {
+    f.lead = pending_->lead;
+    f.lead->spread_units = pending_->best - pending_->lead.units;
+  }
   pending_.reset();
   f.missed_total = static_cast<std::uint16_t>(stats_.missed & 0xFFFF);
   f.late_total = static_cast<std::uint16_t>(stats_.late & 0xFFFF);

@@ -37,16 +37,34 @@ inline constexpr std::int32_t kMaxLeadUnits = 32767;
 // The input a lead refers to is sent as an offset from the snapshot's tick;
 // 4095 ticks (68 s at 60 Hz) covers any input the server still tracks.
 inline constexpr std::int32_t kMaxFeedbackTickOffset = 4095;
+// Inputs a report can count. At 60 Hz ticks and 30 Hz snapshots a report
+// covers about 2; 4095 covers a report per second at any tick rate the
+// server accepts. The server saturates rather than wraps.
+inline constexpr std::uint16_t kMaxFeedbackInputs = 4095;
+// The wire codes small counts and spreads in few bits and the rest in a
+// wider field (serialize_feedback): up to 4 inputs in 2 bits, spreads up to
+// 1023 units (4 ticks, far more than a link's jitter) in 10.
+inline constexpr std::uint16_t kMaxSmallFeedbackInputs = 4;
+inline constexpr std::int32_t kMaxSmallSpreadUnits = 1023;
 
 // How one client's inputs have been arriving, as its server sees them.
 struct InputFeedback {
-  // The smallest arrival margin among the inputs whose first copy arrived
-  // since the previous report: the tick the server consumes the input at,
-  // minus the server time it arrived, in 1/256 tick. Negative when it came
-  // too late. Empty when no new input arrived since the previous report.
+  // The inputs whose first copy arrived since the previous report. Their
+  // margin is the tick the server consumes the input at, minus the server
+  // time it arrived, in 1/256 tick; negative when it came too late. Empty
+  // when no new input arrived since the previous report.
   struct Lead {
+    // The input with the smallest margin (the worst arrival), and that
+    // margin: what the time controller steers by.
     Tick input_tick;
     std::int32_t units = 0;  // [-kMaxLeadUnits, kMaxLeadUnits]
+    // How many inputs the report covers, [1, kMaxFeedbackInputs], and how
+    // far the largest margin (the best arrival) is above the smallest,
+    // [0, kMaxLeadUnits - units]: with one or two inputs, every margin of
+    // the report. A single input has no spread.
+    std::uint16_t inputs = 1;
+    std::int32_t spread_units = 0;
+    std::int32_t best_units() const { return units + spread_units; }
     bool operator==(const Lead&) const = default;
   };
   std::optional<Lead> lead;
@@ -75,6 +93,47 @@ bool serialize(Stream& s, SnapshotTiming& t) {
   return true;
 }
 
+namespace detail {
+
+// A value that is usually small: a flag, then the value in [min, small_max]
+// or in [small_max + 1, max], each field range-checked on reading.
+template <class Stream, class T>
+bool serialize_tiered(Stream& s, T& value, T min, T small_max, T max) {
+  bool large = value > small_max;
+  if (!s.boolean(large)) return false;
+  return large ? s.integer(value, static_cast<T>(small_max + 1), max) : s.integer(value, min, small_max);
+}
+
+// The count of a report's inputs and, for more than one, the spread of
+// their margins. The writer refuses what the reader would have to reject.
+template <class Stream>
+bool serialize_arrivals(Stream& s, InputFeedback::Lead& lead) {
+  if constexpr (!Stream::kReading) {
+    if (lead.spread_units < 0 || lead.spread_units > kMaxLeadUnits - lead.units ||
+        (lead.inputs == 1 && lead.spread_units != 0)) {
+      return s.fail(ErrorCode::kInvalidArgument, "feedback spread inconsistent with its inputs or lead");
+    }
+  }
+  if (!serialize_tiered(s, lead.inputs, std::uint16_t{1}, kMaxSmallFeedbackInputs, kMaxFeedbackInputs)) {
+    return false;
+  }
+  if (lead.inputs == 1) {
+    if constexpr (Stream::kReading) lead.spread_units = 0;
+    return true;
+  }
+  if (!serialize_tiered(s, lead.spread_units, std::int32_t{0}, kMaxSmallSpreadUnits, 2 * kMaxLeadUnits)) return false;
+  if constexpr (Stream::kReading) {
+    // The spread is non-negative by its code, so the best is never below
+    // the worst; it must also stay within the margin's range.
+    if (lead.spread_units > kMaxLeadUnits - lead.units) {
+      return s.fail(ErrorCode::kOutOfRange, "feedback best margin outside the lead's range");
+    }
+  }
+  return true;
+}
+
+}  // namespace detail
+
 // The feedback's input tick is coded against `reference` (the snapshot's
 // tick) and must land inside the range of Tick.
 template <class Stream>
@@ -83,20 +142,22 @@ bool serialize_feedback(Stream& s, InputFeedback& f, Tick reference) {
   if (!s.boolean(has_lead)) return false;
   if (has_lead) {
     std::int32_t offset = 0;
-    std::int32_t units = 0;
+    InputFeedback::Lead lead;
     if constexpr (!Stream::kReading) {
       offset = static_cast<std::int32_t>(f.lead->input_tick - reference);
-      units = f.lead->units;
+      lead = *f.lead;
     }
     if (!s.integer(offset, -kMaxFeedbackTickOffset, kMaxFeedbackTickOffset)) return false;
-    if (!s.integer(units, -kMaxLeadUnits, kMaxLeadUnits)) return false;
+    if (!s.integer(lead.units, -kMaxLeadUnits, kMaxLeadUnits)) return false;
     if constexpr (Stream::kReading) {
       const std::int64_t tick = static_cast<std::int64_t>(reference.value()) + offset;
       if (tick < 0 || tick > static_cast<std::int64_t>(UINT32_MAX)) {
         return s.fail(ErrorCode::kOutOfRange, "feedback input tick outside the range of Tick");
       }
-      f.lead = InputFeedback::Lead{Tick(static_cast<Tick::Rep>(tick)), units};
+      lead.input_tick = Tick(static_cast<Tick::Rep>(tick));
     }
+    if (!detail::serialize_arrivals(s, lead)) return false;
+    if constexpr (Stream::kReading) f.lead = lead;
   } else if constexpr (Stream::kReading) {
     f.lead.reset();
   }
