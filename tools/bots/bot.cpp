@@ -218,6 +218,11 @@ BotFigures Bot::client_counters(Time now) const {
   f.late_inputs = s.late_inputs;
   f.missing_inputs = s.missing_inputs;
   f.hard_resets = s.hard_resets;
+  if (const timesync::InputMarginMonitor* margins = client_->input_margins()) {
+    f.margins = margins->histogram();
+    f.margins_exact = margins->exact();
+  }
+  f.late_burst_seconds = s.late_burst_seconds;
   return f;
 }
 
