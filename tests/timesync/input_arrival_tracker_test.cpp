@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+
 namespace tickwire::timesync {
 namespace {
 
@@ -45,11 +47,13 @@ TEST(InputArrivalTracker, AReportCountsItsInputsAndCarriesTheBestBesideTheWorst)
   EXPECT_EQ(f.lead->units, 320);
   EXPECT_EQ(f.lead->inputs, 3);
   EXPECT_EQ(f.lead->best_units(), 512);
+  // Every margin but the worst's, above it, in arrival order.
+  EXPECT_EQ(f.lead->spreads, (std::array<std::int32_t, 3>{64, 192, 0}));
   // A report of one input: its margin is the worst and the best.
   tracker.on_input(Tick(23), ticks(22.5));
   const InputFeedback one = tracker.make_report(Tick(22));
   EXPECT_EQ(one.lead->inputs, 1);
-  EXPECT_EQ(one.lead->spread_units, 0);
+  EXPECT_EQ(one.lead->spreads, (std::array<std::int32_t, 3>{}));
   EXPECT_EQ(one.lead->units, 128);
 }
 
@@ -60,7 +64,7 @@ TEST(InputArrivalTracker, TheSpreadStaysWithinTheWiresBoundsWhenMarginsSaturate)
   const InputFeedback f = tracker.make_report(Tick(900));
   EXPECT_EQ(f.lead->units, -kMaxLeadUnits);
   EXPECT_EQ(f.lead->best_units(), kMaxLeadUnits);
-  EXPECT_EQ(f.lead->spread_units, 2 * kMaxLeadUnits);
+  EXPECT_EQ(f.lead->spreads[0], 2 * kMaxLeadUnits);
 }
 
 TEST(InputArrivalTracker, TheCountSaturatesAtTheWiresBound) {
@@ -71,6 +75,26 @@ TEST(InputArrivalTracker, TheCountSaturatesAtTheWiresBound) {
   const InputFeedback f = tracker.make_report(Tick(100 + kMaxFeedbackInputs));
   EXPECT_EQ(f.lead->inputs, kMaxFeedbackInputs);
   EXPECT_EQ(tracker.stats().inputs, kMaxFeedbackInputs + 10U);
+  // Beyond four, only the best beside the worst: all margins are a tick.
+  EXPECT_EQ(f.lead->spread_count(), 1U);
+  EXPECT_EQ(f.lead->spreads, (std::array<std::int32_t, 3>{}));
+}
+
+TEST(InputArrivalTracker, AReportOfFiveOrMoreCarriesTheBestBesideTheWorst) {
+  InputArrivalTracker tracker({kRate, 256});
+  // Ticks 10..14 with margins of 2, 1.5, 1, 0.25 and 3 ticks.
+  tracker.on_input(Tick(10), ticks(8.0));
+  tracker.on_input(Tick(11), ticks(9.5));
+  tracker.on_input(Tick(12), ticks(11.0));
+  tracker.on_input(Tick(13), ticks(12.75));
+  tracker.on_input(Tick(14), ticks(11.0));
+  const InputFeedback f = tracker.make_report(Tick(12));
+  EXPECT_EQ(f.lead->inputs, 5);
+  EXPECT_EQ(f.lead->input_tick, Tick(13));
+  EXPECT_EQ(f.lead->units, 64);
+  EXPECT_EQ(f.lead->spread_count(), 1U);
+  EXPECT_EQ(f.lead->spreads, (std::array<std::int32_t, 3>{704, 0, 0}));
+  EXPECT_EQ(f.lead->best_units(), 768);
 }
 
 TEST(InputArrivalTracker, CountsMissedAndLateInputs) {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 
 #include "tickwire/timesync/client_measurements.h"
@@ -16,10 +17,10 @@ constexpr std::uint32_t kRate = 60;
 Duration ms(double v) { return Duration::micros(std::llround(v * 1000.0)); }
 Time at_s(double s) { return Time::from_micros(std::llround(s * 1e6)); }
 
-InputFeedback::Lead report(std::int32_t worst, std::uint16_t inputs, std::int32_t spread) {
+InputFeedback::Lead report(std::int32_t worst, std::uint16_t inputs, std::array<std::int32_t, 3> spreads) {
   InputFeedback::Lead lead{Tick(100), worst};
   lead.inputs = inputs;
-  lead.spread_units = spread;
+  lead.spreads = spreads;
   return lead;
 }
 
@@ -64,25 +65,29 @@ TEST(MarginHistogram, MergesAndDifferencesCumulativeCopies) {
   EXPECT_EQ(MarginHistogram{}.since(a).count(), 0u);
 }
 
-TEST(InputMarginMonitor, KnowsEveryMarginOfAReportOfOneOrTwoInputs) {
+TEST(InputMarginMonitor, KnowsEveryMarginOfAReportOfUpToFourInputs) {
   InputMarginMonitor m(kRate);
   // 256 units are a tick, 16.667 ms at 60 Hz.
-  m.on_report(report(256, 1, 0));
-  m.on_report(report(128, 2, 384));  // 8.33 ms and 33.33 ms
-  EXPECT_EQ(m.histogram().count(), 3u);
-  EXPECT_EQ(m.exact(), 3u);
-  EXPECT_EQ(m.histogram().quantile(0.0), ms(8.0));
-  EXPECT_EQ(m.histogram().quantile(0.5), ms(16.5));
+  m.on_report(report(256, 1, {}));
+  m.on_report(report(128, 2, {384, 0, 0}));    // 8.33 ms and 33.33 ms
+  m.on_report(report(-64, 4, {96, 64, 320}));  // -4.17, 2.08, 0, 16.67 ms
+  EXPECT_EQ(m.histogram().count(), 7u);
+  EXPECT_EQ(m.exact(), 7u);
+  EXPECT_EQ(m.histogram().quantile(0.0), ms(-4.5));
+  EXPECT_EQ(m.histogram().quantile(2.0 / 7.0), ms(0.0));
+  EXPECT_EQ(m.histogram().quantile(3.0 / 7.0), ms(2.0));
+  EXPECT_EQ(m.histogram().quantile(4.0 / 7.0), ms(8.0));
+  EXPECT_EQ(m.histogram().quantile(5.0 / 7.0), ms(16.5));
   EXPECT_EQ(m.histogram().quantile(1.0), ms(33.0));
 }
 
-TEST(InputMarginMonitor, TakesTheInputsBetweenTheWorstAndTheBestAtTheWorst) {
+TEST(InputMarginMonitor, TakesTheInputsBetweenTheWorstAndTheBestOfALargerReportAtTheWorst) {
   InputMarginMonitor m(kRate);
-  m.on_report(report(-64, 4, 320));  // -4.17 ms worst, 16.67 ms best, two unknown
-  EXPECT_EQ(m.histogram().count(), 4u);
+  m.on_report(report(-64, 6, {320, 0, 0}));  // -4.17 ms worst, 16.67 ms best, four unknown
+  EXPECT_EQ(m.histogram().count(), 6u);
   EXPECT_EQ(m.exact(), 2u);
-  // Three of four at the worst: every quantile up to 3/4 is the worst.
-  EXPECT_EQ(m.histogram().quantile(0.75), ms(-4.5));
+  // Five of six at the worst: every quantile up to 5/6 is the worst.
+  EXPECT_EQ(m.histogram().quantile(5.0 / 6.0), ms(-4.5));
   EXPECT_EQ(m.histogram().quantile(1.0), ms(16.5));
 }
 
@@ -128,7 +133,7 @@ TEST(InputMarginMonitor, ClientMeasurementsFeedItOnlyReportsAboutInputsItSent) {
   ClientMeasurements m(kRate);
   m.on_predicted_tick(Tick(100), at_s(1.0), Duration::zero(), false);
   InputFeedback f;
-  f.lead = report(512, 2, 256);  // about tick 100: ours
+  f.lead = report(512, 2, {256, 0, 0});  // about tick 100: ours
   const Time received = at_s(1.1);
   m.on_snapshot(SnapshotReceipt{received, SnapshotTiming{Tick(90), 0}, std::nullopt, f});
   f.lead->input_tick = Tick(5000);  // never sent

@@ -52,11 +52,15 @@ TEST(SnapshotTiming, RoundTripsWithAndWithoutFeedback) {
 }
 
 TEST(SnapshotTiming, RoundTripsTheArrivalsOfEveryCountAndSpread) {
-  for (const std::uint16_t inputs : {std::uint16_t{2}, std::uint16_t{4}, std::uint16_t{5}, kMaxFeedbackInputs}) {
+  for (const std::uint16_t inputs :
+       {std::uint16_t{2}, std::uint16_t{3}, std::uint16_t{4}, std::uint16_t{5}, kMaxFeedbackInputs}) {
     for (const std::int32_t spread : {0, 1, kMaxSmallSpreadUnits, kMaxSmallSpreadUnits + 1, kMaxLeadUnits + 300}) {
       SnapshotTimeBlock b = full_block();
-      b.feedback->lead->inputs = inputs;
-      b.feedback->lead->spread_units = spread;
+      InputFeedback::Lead& lead = *b.feedback->lead;
+      lead.inputs = inputs;
+      // The listed margins: `spread` last, smaller ones before it.
+      const std::size_t n = lead.spread_count();
+      for (std::size_t i = 0; i < n; ++i) lead.spreads[i] = spread / static_cast<std::int32_t>(n - i);
       SnapshotTimeBlock out;
       ASSERT_TRUE(decode(encoded(b), out).ok()) << inputs << " inputs, spread " << spread;
       EXPECT_EQ(out, b);
@@ -65,37 +69,61 @@ TEST(SnapshotTiming, RoundTripsTheArrivalsOfEveryCountAndSpread) {
   }
 }
 
+TEST(SnapshotTiming, ListsEveryMarginOfUpToFourInputsAndTheBestBeyond) {
+  InputFeedback::Lead lead{Tick(1), 0};
+  for (std::uint16_t inputs = 1; inputs <= kMaxListedInputs; ++inputs) {
+    lead.inputs = inputs;
+    EXPECT_EQ(lead.spread_count(), inputs - 1U);
+  }
+  lead.inputs = kMaxListedInputs + 1;
+  EXPECT_EQ(lead.spread_count(), 1U);
+}
+
 TEST(SnapshotTiming, IsCompact) {
   // 32-bit tick, 20-bit fraction, flags, 13-bit offset, 16-bit lead,
   // 3-bit count of one input, 2 x 16-bit totals.
   EXPECT_EQ(measure_bytes(full_block()), 15u);
   EXPECT_EQ(measure_bytes(SnapshotTimeBlock{}), 7u);
-  // The usual report, two inputs a few milliseconds apart: 11 bits more.
+  // The usual report, two inputs a few milliseconds apart: 11 bits more,
+  // and 11 more for each further input listed.
   SnapshotTimeBlock two = full_block();
   two.feedback->lead->inputs = 2;
-  two.feedback->lead->spread_units = 80;
+  two.feedback->lead->spreads[0] = 80;
   EXPECT_EQ(measure_bits(two), measure_bits(full_block()) + 11);
   EXPECT_EQ(measure_bytes(two), 17u);
-  // The widest: a count and a spread past their small fields.
+  SnapshotTimeBlock three = two;
+  three.feedback->lead->inputs = 3;
+  three.feedback->lead->spreads[1] = 200;
+  EXPECT_EQ(measure_bits(three), measure_bits(two) + 11);
+  // The widest: four inputs, each spread past its small field.
   SnapshotTimeBlock widest = full_block();
-  widest.feedback->lead->inputs = kMaxFeedbackInputs;
-  widest.feedback->lead->spread_units = kMaxLeadUnits + 300;
+  widest.feedback->lead->inputs = kMaxListedInputs;
+  widest.feedback->lead->spreads = {kMaxLeadUnits + 300, kMaxLeadUnits + 300, kMaxLeadUnits + 300};
+  EXPECT_EQ(measure_bytes(widest), 22u);
+  widest.feedback->lead->inputs = kMaxFeedbackInputs;  // a wide count, one spread
+  widest.feedback->lead->spreads = {kMaxLeadUnits + 300, 0, 0};
   EXPECT_EQ(measure_bytes(widest), 19u);
 }
 
 TEST(SnapshotTiming, TheWriterRefusesArrivalsAReaderWouldReject) {
   SnapshotTimeBlock b = full_block();
-  b.feedback->lead->spread_units = 5;  // one input cannot spread
+  InputFeedback::Lead& lead = *b.feedback->lead;
+  lead.spreads[0] = 5;  // one input cannot spread
   EXPECT_FALSE(encode(b, 64).ok());
-  b.feedback->lead->inputs = 2;
-  b.feedback->lead->spread_units = -1;  // best below worst
+  lead.inputs = 2;
+  lead.spreads[0] = -1;  // a margin below the worst
   EXPECT_FALSE(encode(b, 64).ok());
-  b.feedback->lead->spread_units = kMaxLeadUnits + 301;  // best above the range (worst is -300)
+  lead.spreads[0] = kMaxLeadUnits + 301;  // above the range (the worst is -300)
   EXPECT_FALSE(encode(b, 64).ok());
-  b.feedback->lead->spread_units = 0;
-  b.feedback->lead->inputs = 0;
+  lead.spreads[0] = 0;
+  lead.spreads[1] = 7;  // beyond the two inputs
   EXPECT_FALSE(encode(b, 64).ok());
-  b.feedback->lead->inputs = kMaxFeedbackInputs + 1;
+  lead.inputs = kMaxListedInputs + 1;  // beyond the listed: only the best goes
+  EXPECT_FALSE(encode(b, 64).ok());
+  lead.spreads[1] = 0;
+  lead.inputs = 0;
+  EXPECT_FALSE(encode(b, 64).ok());
+  lead.inputs = kMaxFeedbackInputs + 1;
   EXPECT_FALSE(encode(b, 64).ok());
 }
 
@@ -231,15 +259,18 @@ TEST(SnapshotTimingObligations, RejectsASpreadAboveItsBound) {
   EXPECT_EQ(r.error().code, ErrorCode::kOutOfRange);
 }
 
-TEST(SnapshotTimingObligations, RejectsABestMarginAboveTheLeadRange) {
-  // Worst 32000 plus a spread of 1000: a best of 33000, past +32767. The
-  // spread cannot make the best fall below the worst: it has no sign.
+TEST(SnapshotTimingObligations, RejectsAMarginAboveTheLeadRange) {
+  // Worst 32000, three inputs: one 500 above it (32500, fine), one 1000
+  // above (33000, past +32767). A spread cannot put a margin below the
+  // worst: it has no sign.
   BitWriter w = block_up_to_lead(32000);
   bool small = false;
-  std::uint16_t inputs = 2;
-  std::int32_t spread = 1000;
+  std::uint16_t inputs = 3;
+  std::int32_t fine = 500;
+  std::int32_t beyond = 1000;
   ASSERT_TRUE(w.boolean(small) && w.integer(inputs, std::uint16_t{1}, kMaxSmallFeedbackInputs) && w.boolean(small) &&
-              w.integer(spread, 0, kMaxSmallSpreadUnits));
+              w.integer(fine, 0, kMaxSmallSpreadUnits) && w.boolean(small) &&
+              w.integer(beyond, 0, kMaxSmallSpreadUnits));
   write_totals(w);
   SnapshotTimeBlock out;
   const auto r = decode(w.data(), out);
@@ -285,8 +316,13 @@ TEST(SnapshotTimingObligations, RandomBytesNeverCrash) {
         EXPECT_LE(lead.inputs, kMaxFeedbackInputs);
         EXPECT_GE(lead.best_units(), lead.units);
         EXPECT_LE(lead.best_units(), kMaxLeadUnits);
-        if (lead.inputs == 1) {
-          EXPECT_EQ(lead.spread_units, 0);
+        for (std::size_t k = 0; k < lead.spreads.size(); ++k) {
+          if (k < lead.spread_count()) {
+            EXPECT_GE(lead.spreads[k], 0);
+            EXPECT_LE(lead.units + lead.spreads[k], kMaxLeadUnits);
+          } else {
+            EXPECT_EQ(lead.spreads[k], 0);
+          }
         }
         EXPECT_LE(std::abs(out.feedback->lead->input_tick - out.timing.server_tick), kMaxFeedbackTickOffset);
       }

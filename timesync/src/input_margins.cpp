@@ -89,14 +89,18 @@ void InputMarginMonitor::on_report(const InputFeedback::Lead& arrivals) {
     return Duration::micros(std::llround(static_cast<double>(units) * us_per_unit));
   };
   const std::uint64_t inputs = std::max<std::uint64_t>(arrivals.inputs, 1);
-  if (inputs == 1) {
-    histogram_.add(margin(arrivals.units));
-    ++exact_;
+  histogram_.add(margin(arrivals.units));
+  if (inputs <= kMaxListedInputs) {
+    // Every margin listed.
+    for (std::size_t i = 0; i < arrivals.spread_count() && i < arrivals.spreads.size(); ++i) {
+      histogram_.add(margin(arrivals.units + arrivals.spreads[i]));
+    }
+    exact_ += inputs;
     return;
   }
   // The worst and the best are known; the inputs between them only to lie
   // in [worst, best], so they count at the worst.
-  histogram_.add(margin(arrivals.units), inputs - 1);
+  histogram_.add(margin(arrivals.units), inputs - 2);
   histogram_.add(margin(arrivals.best_units()));
   exact_ += 2;
 }

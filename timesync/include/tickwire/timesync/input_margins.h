@@ -6,11 +6,11 @@
 //
 // A margin is the server time an input's tick starts minus the server time
 // its first copy arrived; negative for an input that came too late. Each
-// report gives the worst and best margin of the inputs it covers and their
-// count, so the margins of a report of one or two inputs (the usual case at
-// 60 Hz inputs and 30 Hz snapshots) are known exactly. Of a report of more,
-// the inputs between the worst and the best are taken at the worst: every
-// quantile below is then at or below the true one, never above. Inputs
+// report counts the inputs it covers and lists every margin of up to four
+// (at 60 Hz inputs and 30 Hz snapshots a report covers two on average), so
+// nearly every margin is known exactly. Of a larger report only the worst
+// and the best are; the inputs between them are taken at the worst, so
+// every quantile below is at or below the true one, never above. Inputs
 // whose report was lost with its snapshot are not seen; inputs that never
 // arrived have no margin (the server counts them missed).
 

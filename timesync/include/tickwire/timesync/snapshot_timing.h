@@ -7,6 +7,9 @@
 // The round trip itself rides in the packet header (send time and echo,
 // core/packet_header.h); this block only adds what the header cannot know.
 
+#include <algorithm>
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 
@@ -41,6 +44,11 @@ inline constexpr std::int32_t kMaxFeedbackTickOffset = 4095;
 // covers about 2; 4095 covers a report per second at any tick rate the
 // server accepts. The server saturates rather than wraps.
 inline constexpr std::uint16_t kMaxFeedbackInputs = 4095;
+// A report of up to 4 inputs lists every margin; of more (a burst after a
+// stall), only the worst and the best. At 60 Hz inputs and 30 Hz snapshots
+// a report covers 2 on average and 3 whenever jitter moves an arrival
+// across a send, so 4 leaves room for a lost packet's redundant copy too.
+inline constexpr std::uint16_t kMaxListedInputs = 4;
 // The wire codes small counts and spreads in few bits and the rest in a
 // wider field (serialize_feedback): up to 4 inputs in 2 bits, spreads up to
 // 1023 units (4 ticks, far more than a link's jitter) in 10.
@@ -58,13 +66,23 @@ struct InputFeedback {
     // margin: what the time controller steers by.
     Tick input_tick;
     std::int32_t units = 0;  // [-kMaxLeadUnits, kMaxLeadUnits]
-    // How many inputs the report covers, [1, kMaxFeedbackInputs], and how
-    // far the largest margin (the best arrival) is above the smallest,
-    // [0, kMaxLeadUnits - units]: with one or two inputs, every margin of
-    // the report. A single input has no spread.
+    // How many inputs the report covers, [1, kMaxFeedbackInputs].
     std::uint16_t inputs = 1;
-    std::int32_t spread_units = 0;
-    std::int32_t best_units() const { return units + spread_units; }
+    // The other margins, each as its distance above the worst, in
+    // [0, kMaxLeadUnits - units], in no particular order: of a report of up
+    // to kMaxListedInputs inputs, every one (inputs - 1 of them); of a
+    // larger one, only the best's (one). The entries past those are 0.
+    std::array<std::int32_t, kMaxListedInputs - 1> spreads{};
+    // The spreads the wire carries for this count.
+    std::size_t spread_count() const {
+      return inputs <= kMaxListedInputs ? static_cast<std::size_t>(inputs > 0 ? inputs - 1 : 0) : 1;
+    }
+    // The largest margin: the best arrival.
+    std::int32_t best_units() const {
+      std::int32_t best = 0;
+      for (std::size_t i = 0; i < spread_count() && i < spreads.size(); ++i) best = std::max(best, spreads[i]);
+      return units + best;
+    }
     bool operator==(const Lead&) const = default;
   };
   std::optional<Lead> lead;
@@ -104,29 +122,36 @@ bool serialize_tiered(Stream& s, T& value, T min, T small_max, T max) {
   return large ? s.integer(value, static_cast<T>(small_max + 1), max) : s.integer(value, min, small_max);
 }
 
-// The count of a report's inputs and, for more than one, the spread of
-// their margins. The writer refuses what the reader would have to reject.
+// The count of a report's inputs and the spreads of the other margins
+// above the worst. The writer refuses what the reader would have to reject.
 template <class Stream>
 bool serialize_arrivals(Stream& s, InputFeedback::Lead& lead) {
-  if constexpr (!Stream::kReading) {
-    if (lead.spread_units < 0 || lead.spread_units > kMaxLeadUnits - lead.units ||
-        (lead.inputs == 1 && lead.spread_units != 0)) {
-      return s.fail(ErrorCode::kInvalidArgument, "feedback spread inconsistent with its inputs or lead");
-    }
-  }
   if (!serialize_tiered(s, lead.inputs, std::uint16_t{1}, kMaxSmallFeedbackInputs, kMaxFeedbackInputs)) {
     return false;
   }
-  if (lead.inputs == 1) {
-    if constexpr (Stream::kReading) lead.spread_units = 0;
-    return true;
-  }
-  if (!serialize_tiered(s, lead.spread_units, std::int32_t{0}, kMaxSmallSpreadUnits, 2 * kMaxLeadUnits)) return false;
-  if constexpr (Stream::kReading) {
-    // The spread is non-negative by its code, so the best is never below
-    // the worst; it must also stay within the margin's range.
-    if (lead.spread_units > kMaxLeadUnits - lead.units) {
-      return s.fail(ErrorCode::kOutOfRange, "feedback best margin outside the lead's range");
+  const std::size_t count = lead.spread_count();
+  for (std::size_t i = 0; i < lead.spreads.size(); ++i) {
+    std::int32_t& spread = lead.spreads[i];
+    if (i >= count) {
+      if constexpr (Stream::kReading) {
+        spread = 0;
+      } else if (spread != 0) {
+        return s.fail(ErrorCode::kInvalidArgument, "feedback spread beyond the report's inputs");
+      }
+      continue;
+    }
+    if constexpr (!Stream::kReading) {
+      if (spread < 0 || spread > kMaxLeadUnits - lead.units) {
+        return s.fail(ErrorCode::kInvalidArgument, "feedback margin below the worst or above the lead's range");
+      }
+    }
+    if (!serialize_tiered(s, spread, std::int32_t{0}, kMaxSmallSpreadUnits, 2 * kMaxLeadUnits)) return false;
+    // A spread is non-negative by its code, so no margin is below the
+    // worst; each must also stay within the margin's range.
+    if constexpr (Stream::kReading) {
+      if (spread > kMaxLeadUnits - lead.units) {
+        return s.fail(ErrorCode::kOutOfRange, "feedback margin outside the lead's range");
+      }
     }
   }
   return true;
