@@ -128,7 +128,7 @@ TEST(BotReport, TheHtmlStandsAlone) {
 TEST(BotReport, TheHtmlPlotsTheInputMarginsOverTimeAndPerBot) {
   Report r = sample_report();
   std::string html = to_html(r);
-  EXPECT_NE(html.find("Input margin: how early inputs reached the server"), std::string::npos);
+  EXPECT_NE(html.find("Input margin (ms before the tick"), std::string::npos);
   EXPECT_NE(html.find("Input margin per bot"), std::string::npos);
   EXPECT_NE(html.find("Late-burst seconds per bot"), std::string::npos);
   EXPECT_NE(html.find("<circle"), std::string::npos);

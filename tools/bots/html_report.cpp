@@ -109,7 +109,8 @@ std::string chart(const std::string& title, const std::string& unit, const std::
            "\" class=\"zero\"/>\n";
   }
   for (int i = 0; i <= 4; ++i) {
-    const double value = x_min + (x_max - x_min) * i / 4.0;
+    // Whole numbers (seconds, bot indices), each at its own place.
+    const double value = std::round(x_min + (x_max - x_min) * i / 4.0);
     svg += "<text x=\"" + fixed(px(value)) + "\" y=\"" + fixed(kHeight - kBottom + 16) + "\" class=\"xlabel\">" +
            fixed(value, 0) + "</text>\n";
   }
@@ -118,7 +119,7 @@ std::string chart(const std::string& title, const std::string& unit, const std::
   double legend_x = kWidth - kRight;
   for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
     legend_x -= 24.0 + 7.5 * static_cast<double>(it->label.size());
-    svg += "<text x=\"" + fixed(legend_x) + "\" y=\"18\" fill=\"" + it->colour + "\" class=\"legend\">&#9632; " +
+    svg += "<text x=\"" + fixed(legend_x) + "\" y=\"18\" style=\"fill:" + it->colour + "\" class=\"legend\">&#9632; " +
            escape(it->label) + "</text>\n";
   }
   for (const Line& line : lines) {
@@ -223,13 +224,13 @@ std::string to_html(const Report& report) {
                 {bot_line(series, "late", blue, [](const SeriesPoint& p) { return p.late_inputs; }),
                  bot_line(series, "missing", orange, [](const SeriesPoint& p) { return p.missing_inputs; })});
   html +=
-      chart("Input margin: how early inputs reached the server", "ms, every bot's inputs pooled per second", bots_time,
+      chart("Input margin", "ms before the tick, all bots' inputs each second", bots_time,
             {sparse_line(series, "p50", blue, [](const SeriesPoint& p) { return p.margin_p50_ms; }),
              sparse_line(series, "p99 (99% reach it)", orange, [](const SeriesPoint& p) { return p.margin_p99_ms; })});
   html += chart("Input margin per bot", "ms, over the run", "bot",
                 {per_bot_line(s.margins, "p50", blue, [](const BotMargins& b) { return b.p50_ms; }),
                  per_bot_line(s.margins, "p99 (99% reach it)", orange, [](const BotMargins& b) { return b.p99_ms; })});
-  html += chart("Late-burst seconds per bot", "seconds with over 1% of its inputs late", "bot",
+  html += chart("Late-burst seconds per bot", "over 1% of its inputs late", "bot",
                 {per_bot_line(s.margins, "late-burst seconds", blue, [](const BotMargins& b) {
                   return std::optional<double>(static_cast<double>(b.late_burst_seconds));
                 })});
