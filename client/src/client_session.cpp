@@ -237,6 +237,16 @@ void Client::refresh_stats() {
   stats_.input_copies = std::min(redundancy_.copies(), config_.inputs.redundancy);
   stats_.input_loss_burst = redundancy_.stats().longest_burst;
   stats_.input_loss = redundancy_.loss_rate();
+  const timesync::InputMarginMonitor& margins = m.input_margins();
+  // The quantiles walk the histogram: only when a report added to it.
+  if (margins.histogram().count() != stats_.input_margins) {
+    stats_.input_margins = margins.histogram().count();
+    stats_.input_margins_exact = margins.exact();
+    stats_.input_margin_p50 = margins.histogram().quantile(0.50).value_or(Duration::zero());
+    stats_.input_margin_p99 = margins.histogram().quantile(0.01).value_or(Duration::zero());
+  }
+  stats_.late_inputs_last_second = margins.late_last_second();
+  stats_.late_burst_seconds = margins.late_burst_seconds();
   const prediction::PredictionStats& p = prediction_->stats();
   stats_.predicted_ticks = p.predicted_ticks;
   stats_.mispredictions = p.mispredictions;

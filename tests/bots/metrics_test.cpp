@@ -163,5 +163,106 @@ TEST(BotMetrics, BotsStillSyncingAreLeftOutOfTheTimeFigures) {
   EXPECT_DOUBLE_EQ(r.series()[0].lead_ms, 50.0);
 }
 
+Duration ms(double v) { return Duration::micros(static_cast<std::int64_t>(v * 1000.0)); }
+
+TEST(BotMargins, EachBotsP50AndP99ComeFromItsOwnMarginsAndTheFleetsFromTheBots) {
+  std::vector<BotFigures> bots(3);
+  // Bot 0: 1..100 ms, one input each. p50: the 50th smallest, 50 ms; p99:
+  // the margin 99 of 100 reach, the smallest, 1 ms.
+  for (int i = 1; i <= 100; ++i) bots[0].margins.add(ms(i));
+  bots[0].margins_exact = 100;
+  bots[0].late_burst_seconds = 1;
+  // Bot 1: 198 inputs at 20 ms and 2 late ones at -5 ms (1%): p99 is the
+  // 2nd smallest, -5 ms.
+  bots[1].margins.add(ms(20), 198);
+  bots[1].margins.add(ms(-5), 2);
+  bots[1].margins_exact = 150;
+  bots[1].late_inputs = 2;
+  bots[1].late_burst_seconds = 2;
+  // Bot 2 never heard from the server: no margins, left out.
+  const MarginSummary m = summarize_margins(bots);
+  ASSERT_EQ(m.bots.size(), 3u);
+  EXPECT_EQ(m.bots[0].p50_ms, 50.0);
+  EXPECT_EQ(m.bots[0].p99_ms, 1.0);
+  EXPECT_EQ(m.bots[1].p50_ms, 20.0);
+  EXPECT_EQ(m.bots[1].p99_ms, -5.0);
+  EXPECT_FALSE(m.bots[2].p50_ms.has_value());
+  EXPECT_EQ(m.bots_reported, 2u);
+  // The median of {50, 20} by nearest rank, and the worst p99.
+  EXPECT_EQ(m.p50_ms, 20.0);
+  EXPECT_EQ(m.p99_ms, -5.0);
+  EXPECT_EQ(m.inputs, 300u);
+  EXPECT_DOUBLE_EQ(m.exact_fraction, 250.0 / 300.0);
+  EXPECT_EQ(m.late_burst_seconds, 3u);
+  EXPECT_EQ(m.late_burst_seconds_max, 2u);
+
+  // With 3 late of 200, p99 moves no further: still the 2nd smallest.
+  bots[1].margins.add(ms(-9));
+  EXPECT_EQ(summarize_margins(bots).bots[1].p99_ms, -5.0);
+}
+
+TEST(BotMargins, TheSeriesPoolsTheMarginsOfEachInterval) {
+  Recorder recorder;
+  std::vector<BotFigures> bots(2, bot(1.0, 20.0, 1));
+  bots[0].margins.add(ms(30), 60);
+  bots[1].margins.add(ms(10), 60);
+  recorder.sample(1.0, bots);
+  // Second interval: only bot 1 adds, 99 at 12 ms and one at -2 ms, and
+  // closes a late-burst second.
+  bots[1].margins.add(ms(12), 99);
+  bots[1].margins.add(ms(-2));
+  bots[1].late_burst_seconds = 1;
+  recorder.sample(2.0, bots);
+  // Third: nothing new.
+  recorder.sample(3.0, bots);
+  ASSERT_EQ(recorder.series().size(), 3u);
+  const SeriesPoint& first = recorder.series()[0];
+  EXPECT_EQ(first.margins, 120u);
+  EXPECT_EQ(first.margin_p50_ms, 10.0);
+  EXPECT_EQ(first.margin_p99_ms, 10.0);
+  const SeriesPoint& second = recorder.series()[1];
+  EXPECT_EQ(second.margins, 100u);
+  EXPECT_EQ(second.margin_p50_ms, 12.0);
+  EXPECT_EQ(second.margin_p99_ms, -2.0);
+  EXPECT_EQ(second.late_burst_bots, 1u);
+  EXPECT_EQ(recorder.series()[2].margins, 0u);
+  EXPECT_FALSE(recorder.series()[2].margin_p50_ms.has_value());
+  EXPECT_EQ(recorder.series()[2].late_burst_bots, 0u);
+}
+
+TEST(BotMargins, ABotsMarginsAddUpOverItsClients) {
+  BotFigures retired;
+  retired.margins.add(ms(5), 10);
+  retired.late_burst_seconds = 2;
+  BotFigures current;
+  current.margins.add(ms(7), 30);
+  current.late_burst_seconds = 1;
+  add_counters(current, retired);
+  EXPECT_EQ(current.margins.count(), 40u);
+  EXPECT_EQ(current.late_burst_seconds, 3u);
+  EXPECT_EQ(margin_p99_ms(current.margins), 5.0);
+}
+
+TEST(BotThresholds, TheMarginRulesAreOffUnlessGivenAndFailOnTheirFigure) {
+  Summary s = healthy();
+  s.margins.late_burst_seconds = 4;
+  s.margins.p99_ms = 2.5;
+  EXPECT_EQ(evaluate(s, Thresholds{}).size(), 4u);
+  Thresholds t;
+  t.max_late_burst_seconds = 3;
+  t.min_input_margin_p99_ms = 3.0;
+  std::vector<std::string> failed;
+  for (const ThresholdCheck& c : evaluate(s, t)) {
+    if (!c.passed) failed.push_back(c.name);
+  }
+  EXPECT_EQ(failed, (std::vector<std::string>{"--max-late-burst-seconds", "--min-input-margin-p99-ms"}));
+  t.max_late_burst_seconds = 4;
+  t.min_input_margin_p99_ms = 2.5;
+  EXPECT_TRUE(all_passed(evaluate(s, t)));
+  // A run in which no margin came proves nothing.
+  s.margins.p99_ms.reset();
+  EXPECT_FALSE(all_passed(evaluate(s, t)));
+}
+
 }  // namespace
 }  // namespace tickwire::bots

@@ -18,7 +18,8 @@ std::variant<Options, int> parse(std::initializer_list<const char*> args) {
 
 TEST(BotOptions, ValuesAreParsed) {
   auto parsed = parse({"--connect", "127.0.0.1:9000", "--bots", "32", "--duration", "30", "--script", "chase", "--seed",
-                       "9", "--max-rtt-p99-ms", "150", "--schema-hash", "1234"});
+                       "9", "--max-rtt-p99-ms", "150", "--schema-hash", "1234", "--max-late-burst-seconds", "3",
+                       "--min-input-margin-p99-ms", "-1.5"});
   ASSERT_TRUE(std::holds_alternative<Options>(parsed));
   const Options& o = std::get<Options>(parsed);
   EXPECT_EQ(o.server.port, 9000);
@@ -28,6 +29,8 @@ TEST(BotOptions, ValuesAreParsed) {
   EXPECT_EQ(o.thresholds.max_rtt_p99_ms, 150.0);
   EXPECT_EQ(o.thresholds.max_late_input_fraction, 0.01);
   EXPECT_EQ(o.schema_hash, 1234U);
+  EXPECT_EQ(o.thresholds.max_late_burst_seconds, 3U);
+  EXPECT_EQ(o.thresholds.min_input_margin_p99_ms, -1.5);
   EXPECT_FALSE(o.link.has_value()) << "no network flag: no conditioning";
 }
 
@@ -50,6 +53,9 @@ TEST(BotOptions, BadValuesExitWithTwo) {
                     {"--loss", "120"},
                     {"--connect", "nowhere"},
                     {"--max-late-inputs", "2"},
+                    {"--max-late-burst-seconds", "-1"},
+                    {"--max-late-burst-seconds", "many"},
+                    {"--min-input-margin-p99-ms", "x"},
                     {"--frame-rate", "x"},
                     {"--no-such-flag"}}) {
     std::vector<const char*> argv{"tickwire-bots"};

@@ -17,6 +17,7 @@ Report sample_report() {
   Report r;
   r.run = RunInfo{"127.0.0.1:7777", "wander", "broadband", 2, 3.0, 0.0, 1, 60, 60};
   Recorder recorder;
+  std::vector<BotFigures> bots;
   for (int t = 1; t <= 3; ++t) {
     BotFigures f;
     f.connected = true;
@@ -24,14 +25,20 @@ Report sample_report() {
     f.connected_seconds = t;
     f.bytes_in = 4000U * static_cast<unsigned>(t);
     f.predicted_ticks = 60U * static_cast<unsigned>(t);
-    const std::vector<BotFigures> bots = {f, f};
+    // Every input 8 ms early, but one of the second bot's 2.5 ms late.
+    f.margins.add(Duration::millis(8), 60U * static_cast<unsigned>(t));
+    f.margins_exact = f.margins.count();
+    BotFigures g = f;
+    g.margins.add(Duration::micros(-2500));
+    g.late_burst_seconds = 1;
+    bots = {f, g};
     recorder.sample(t, bots);
   }
   Outcome outcome;
   outcome.bots = 2;
   outcome.connected_ever = 2;
   outcome.disconnects["timeout \"odd\" <reason>"] = 1;
-  r.summary = summarize(recorder, {}, outcome, 3.0, 60);
+  r.summary = summarize(recorder, bots, outcome, 3.0, 60);
   r.series = recorder.series();
   r.server.push_back(*parse_server_line(R"({"t":1.0,"clients":2,"tick_us_p50":120,"tick_us_p99":300})"));
   r.server.push_back(*parse_server_line(R"({"t":2.0,"clients":2,"tick_us_p50":130,"tick_us_p99":310})"));
@@ -118,6 +125,20 @@ TEST(BotReport, TheHtmlStandsAlone) {
   EXPECT_EQ(html.find("<reason>"), std::string::npos);
 }
 
+TEST(BotReport, TheHtmlPlotsTheInputMarginsOverTimeAndPerBot) {
+  Report r = sample_report();
+  std::string html = to_html(r);
+  EXPECT_NE(html.find("Input margin (ms before the tick"), std::string::npos);
+  EXPECT_NE(html.find("Input margin per bot"), std::string::npos);
+  EXPECT_NE(html.find("Late-burst seconds per bot"), std::string::npos);
+  EXPECT_NE(html.find("<circle"), std::string::npos);
+  EXPECT_EQ(html.find("class=\"zero\""), std::string::npos);
+  // A bot whose p99 is late takes the axis below zero.
+  r.summary.margins.bots[1].p99_ms = -2.5;
+  html = to_html(r);
+  EXPECT_NE(html.find("class=\"zero\""), std::string::npos);
+}
+
 TEST(BotReport, WithoutServerStatsThereIsNoServerSection) {
   Report r = sample_report();
   r.server.clear();
@@ -145,10 +166,41 @@ TEST(BotReport, WireRatesAppearBesideThePayloadRates) {
   EXPECT_NE(summary_text(r).find("wire kbps in / out        123.4 / 56.7 per bot"), std::string::npos);
 }
 
+TEST(BotReport, TheJsonCarriesEachBotsMarginsAndTheFleets) {
+  const std::string json = to_json(sample_report());
+  EXPECT_TRUE(JsonChecker(json).valid()) << json;
+  // Per bot: 180 inputs at 8 ms; the second also one at -2.5 ms, below 1%
+  // of its 181 (the 2nd smallest is its p99).
+  EXPECT_NE(json.find(R"({"bot":0,"input_margin_ms_p50":8,"input_margin_ms_p99":8,"late_burst_seconds":0,)"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find(R"({"bot":1,"input_margin_ms_p50":8,"input_margin_ms_p99":8,"late_burst_seconds":1,)"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find(R"("input_margin_ms_p50":8,"input_margin_ms_p99":8,"input_margins":361,)"), std::string::npos)
+      << json;
+  EXPECT_NE(json.find(R"("late_burst_seconds":1,"late_burst_seconds_max_bot":1)"), std::string::npos) << json;
+  // The series: the first interval pools 120 margins, the second 120.
+  EXPECT_NE(json.find(R"("input_margins":121,"input_margin_ms_p50":8,"input_margin_ms_p99":8,"late_burst_bots":1})"),
+            std::string::npos)
+      << json;
+}
+
+TEST(BotReport, AFleetWithoutMarginsSaysNull) {
+  Report r = sample_report();
+  r.summary.margins = summarize_margins({});
+  const std::string json = to_json(r);
+  EXPECT_TRUE(JsonChecker(json).valid()) << json;
+  EXPECT_NE(json.find(R"("input_margin_ms_p50":null,"input_margin_ms_p99":null)"), std::string::npos) << json;
+  EXPECT_NE(summary_text(r).find("input margin p50 / p99    n/a / n/a ms"), std::string::npos);
+}
+
 TEST(BotReport, TheSummaryTableShowsCountsAndTheVerdict) {
   const std::string text = summary_text(sample_report());
   EXPECT_NE(text.find("connected                 2/2"), std::string::npos) << text;
   EXPECT_NE(text.find("late inputs"), std::string::npos);
+  EXPECT_NE(text.find("input margin p50 / p99    8.0 / 8.0 ms"), std::string::npos) << text;
+  EXPECT_NE(text.find("late-burst seconds        1 (worst bot 1)"), std::string::npos) << text;
   EXPECT_NE(text.find("result: FAIL (1 thresholds failed)"), std::string::npos) << text;
 }
 

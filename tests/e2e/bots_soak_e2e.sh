@@ -47,5 +47,7 @@ grep -q '"passed":true' "$work/report.json" || { echo "JSON report does not say 
 grep -q '"series":\[{' "$work/report.json" || { echo "JSON report has no time series"; exit 1; }
 grep -q '<svg' "$work/report.html" || { echo "HTML report has no plot"; exit 1; }
 grep -q 'Server tick time' "$work/report.html" || { echo "HTML report lacks the server's tick time"; exit 1; }
+grep -q 'Input margin per bot' "$work/report.html" || { echo "HTML report lacks the input margins"; exit 1; }
+grep -Eq '"input_margin_ms_p99":-?[0-9]' "$work/report.json" || { echo "JSON report lacks the input margin p99"; exit 1; }
 grep -Eq "^  connected +32/32" "$work/bots.log" || { echo "not every bot connected"; exit 1; }
 echo "bots soak e2e ok"

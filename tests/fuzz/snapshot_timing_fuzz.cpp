@@ -9,7 +9,9 @@
 // 16 ms of it), 1 bit "the header closed a round trip" and, if set, 10 bits
 // of round trip in milliseconds.
 //
-// Invariants: a decoded block is in range and re-encodes to the bits read;
+// Invariants: a decoded block is in range (counts in 1..4095, every margin
+// at or above the worst and within the lead's range) and re-encodes to the
+// bits read;
 // whatever the server claims, the time system never throws, never runs a
 // tick twice or backwards, never runs more ticks per update than its cap
 // and never shows a negative interpolation time.
@@ -60,6 +62,13 @@ void check_block(const SnapshotTimeBlock& block, std::span<const std::uint8_t> b
   if (block.feedback && block.feedback->lead) {
     const InputFeedback::Lead& lead = *block.feedback->lead;
     TICKWIRE_FUZZ_CHECK(lead.units >= -kMaxLeadUnits && lead.units <= kMaxLeadUnits);
+    TICKWIRE_FUZZ_CHECK(lead.inputs >= 1 && lead.inputs <= kMaxFeedbackInputs);
+    for (std::size_t i = 0; i < lead.spreads.size(); ++i) {
+      const bool carried = i < lead.spread_count();
+      TICKWIRE_FUZZ_CHECK(carried ? lead.spreads[i] >= 0 && lead.units + lead.spreads[i] <= kMaxLeadUnits
+                                  : lead.spreads[i] == 0);
+    }
+    TICKWIRE_FUZZ_CHECK(lead.best_units() >= lead.units && lead.best_units() <= kMaxLeadUnits);
     const std::int64_t offset = lead.input_tick - block.timing.server_tick;
     TICKWIRE_FUZZ_CHECK(offset >= -kMaxFeedbackTickOffset && offset <= kMaxFeedbackTickOffset);
   }
@@ -142,6 +151,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const ClientMeasurements* m = client.time.measurements();
     TICKWIRE_FUZZ_CHECK(m != nullptr && m->stats().snapshots <= arrivals);
     if (m->rtt().has_sample()) TICKWIRE_FUZZ_CHECK(m->rtt().smoothed() >= Duration::zero());
+    // Every margin the monitor took came from a report about a tick sent.
+    TICKWIRE_FUZZ_CHECK(m->input_margins().exact() <= m->input_margins().histogram().count());
   }
   // A few frames after the last arrival: the provider acts on what it saw.
   for (int i = 0; i < 6; ++i) client.frame(Duration::millis(kFrameMillis));

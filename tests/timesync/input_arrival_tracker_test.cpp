@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+
 namespace tickwire::timesync {
 namespace {
 
@@ -31,6 +33,68 @@ TEST(InputArrivalTracker, AReportCarriesTheWorstArrivalSinceThePreviousOne) {
   EXPECT_EQ(f.lead->units, 192);
   // Nothing new since: no lead in the next report.
   EXPECT_FALSE(tracker.make_report(Tick(10)).lead.has_value());
+}
+
+TEST(InputArrivalTracker, AReportCountsItsInputsAndCarriesTheBestBesideTheWorst) {
+  InputArrivalTracker tracker({kRate, 256});
+  tracker.on_input(Tick(20), ticks(18.5));   // margin 1.5 ticks
+  tracker.on_input(Tick(21), ticks(19.75));  // 1.25: the worst
+  tracker.on_input(Tick(21), ticks(20.0));   // a redundant copy: not counted
+  tracker.on_input(Tick(22), ticks(20.0));   // 2.0: the best
+  const InputFeedback f = tracker.make_report(Tick(20));
+  ASSERT_TRUE(f.lead.has_value());
+  EXPECT_EQ(f.lead->input_tick, Tick(21));
+  EXPECT_EQ(f.lead->units, 320);
+  EXPECT_EQ(f.lead->inputs, 3);
+  EXPECT_EQ(f.lead->best_units(), 512);
+  // Every margin but the worst's, above it, in arrival order.
+  EXPECT_EQ(f.lead->spreads, (std::array<std::int32_t, 3>{64, 192, 0}));
+  // A report of one input: its margin is the worst and the best.
+  tracker.on_input(Tick(23), ticks(22.5));
+  const InputFeedback one = tracker.make_report(Tick(22));
+  EXPECT_EQ(one.lead->inputs, 1);
+  EXPECT_EQ(one.lead->spreads, (std::array<std::int32_t, 3>{}));
+  EXPECT_EQ(one.lead->units, 128);
+}
+
+TEST(InputArrivalTracker, TheSpreadStaysWithinTheWiresBoundsWhenMarginsSaturate) {
+  InputArrivalTracker tracker({kRate, 256});
+  tracker.on_input(Tick(1000), ticks(800));  // 200 ticks early: saturates at +kMaxLeadUnits
+  tracker.on_input(Tick(800), ticks(950));   // 150 ticks late: saturates at -kMaxLeadUnits
+  const InputFeedback f = tracker.make_report(Tick(900));
+  EXPECT_EQ(f.lead->units, -kMaxLeadUnits);
+  EXPECT_EQ(f.lead->best_units(), kMaxLeadUnits);
+  EXPECT_EQ(f.lead->spreads[0], 2 * kMaxLeadUnits);
+}
+
+TEST(InputArrivalTracker, TheCountSaturatesAtTheWiresBound) {
+  InputArrivalTracker tracker({kRate, 256});
+  // More first copies than the wire counts (a report long overdue), each a
+  // tick early.
+  for (std::uint32_t t = 0; t < kMaxFeedbackInputs + 10U; ++t) tracker.on_input(Tick(100 + t), ticks(99.0 + t));
+  const InputFeedback f = tracker.make_report(Tick(100 + kMaxFeedbackInputs));
+  EXPECT_EQ(f.lead->inputs, kMaxFeedbackInputs);
+  EXPECT_EQ(tracker.stats().inputs, kMaxFeedbackInputs + 10U);
+  // Beyond four, only the best beside the worst: all margins are a tick.
+  EXPECT_EQ(f.lead->spread_count(), 1U);
+  EXPECT_EQ(f.lead->spreads, (std::array<std::int32_t, 3>{}));
+}
+
+TEST(InputArrivalTracker, AReportOfFiveOrMoreCarriesTheBestBesideTheWorst) {
+  InputArrivalTracker tracker({kRate, 256});
+  // Ticks 10..14 with margins of 2, 1.5, 1, 0.25 and 3 ticks.
+  tracker.on_input(Tick(10), ticks(8.0));
+  tracker.on_input(Tick(11), ticks(9.5));
+  tracker.on_input(Tick(12), ticks(11.0));
+  tracker.on_input(Tick(13), ticks(12.75));
+  tracker.on_input(Tick(14), ticks(11.0));
+  const InputFeedback f = tracker.make_report(Tick(12));
+  EXPECT_EQ(f.lead->inputs, 5);
+  EXPECT_EQ(f.lead->input_tick, Tick(13));
+  EXPECT_EQ(f.lead->units, 64);
+  EXPECT_EQ(f.lead->spread_count(), 1U);
+  EXPECT_EQ(f.lead->spreads, (std::array<std::int32_t, 3>{704, 0, 0}));
+  EXPECT_EQ(f.lead->best_units(), 768);
 }
 
 TEST(InputArrivalTracker, CountsMissedAndLateInputs) {

@@ -24,13 +24,16 @@ ClientMeasurements::ClientMeasurements(std::uint32_t tick_rate, MeasurementConfi
       config_(config),
       rtt_(config.rtt),
       clock_(tick_rate, config.clock),
-      sent_(config.sent_ticks_remembered) {}
+      sent_(config.sent_ticks_remembered),
+      margins_(tick_rate, config.margins) {}
 
 void ClientMeasurements::on_predicted_tick(Tick tick, Time at, Duration overshoot, bool after_jump) {
   sent_.insert(tick, SentTick{at, overshoot, after_jump});
+  margins_.on_input_sent(at);
 }
 
 void ClientMeasurements::on_frame(Time at) {
+  margins_.advance(at);
   if (previous_frame_ && at > *previous_frame_) {
     const auto interval = static_cast<double>((at - *previous_frame_).micros());
     // Gain 1/16: follows a change of frame rate within a quarter second at
@@ -43,6 +46,7 @@ void ClientMeasurements::on_frame(Time at) {
 
 SnapshotObservation ClientMeasurements::on_snapshot(const SnapshotReceipt& receipt) {
   ++stats_.snapshots;
+  margins_.advance(receipt.received);
   SnapshotObservation obs{receipt.received, receipt.timing.at(rate_)};
   if (previous_frame_ && *previous_frame_ <= receipt.received) obs.previous_frame = previous_frame_;
   if (frame_interval_us_ > 0) obs.frame_interval = Duration::micros(std::llround(frame_interval_us_));
@@ -69,7 +73,12 @@ SnapshotObservation ClientMeasurements::on_snapshot(const SnapshotReceipt& recei
 
   if (receipt.feedback) {
     take_totals(*receipt.feedback, obs);
-    if (receipt.feedback->lead) obs.need = need_of(*receipt.feedback->lead);
+    if (obs.newly_late > 0) margins_.on_late(obs.newly_late, receipt.received);
+    if (const auto& lead = receipt.feedback->lead) {
+      // A report about a tick we never sent (or long ago) is not ours.
+      if (sent_.find(lead->input_tick) != nullptr) margins_.on_report(*lead);
+      obs.need = need_of(*lead);
+    }
   }
   return obs;
 }

@@ -49,8 +49,21 @@ void InputArrivalTracker::on_input(Tick tick, const NetworkTime& arrival) {
       std::clamp(scaled, -static_cast<double>(kMaxLeadUnits), static_cast<double>(kMaxLeadUnits)));
   // The report carries the worst arrival since the previous one: when two
   // inputs arrive together after a loss, the one that needed the redundant
-  // copy is the one the client must hear about.
-  if (!pending_ || units < pending_->units) pending_ = InputFeedback::Lead{tick, units};
+  // copy is the one the client must hear about. The count and the other
+  // margins come beside it (every one up to kMaxListedInputs, the best
+  // beyond), so the client knows the margin of nearly every input.
+  if (!pending_) {
+    pending_ = Pending{InputFeedback::Lead{tick, units}, {}, units, 0};
+  } else {
+    Pending& p = *pending_;
+    if (p.lead.inputs < kMaxFeedbackInputs) ++p.lead.inputs;
+    if (units < p.lead.units) {
+      p.lead.input_tick = tick;
+      p.lead.units = units;
+    }
+    p.best = std::max(p.best, units);
+  }
+  if (pending_->listed < pending_->margins.size()) pending_->margins[pending_->listed++] = units;
 }
 
 void InputArrivalTracker::on_tick_consumed(Tick tick, bool had_input) {
@@ -65,7 +78,25 @@ void InputArrivalTracker::on_tick_consumed(Tick tick, bool had_input) {
 
 InputFeedback InputArrivalTracker::make_report(Tick snapshot_tick) {
   InputFeedback f;
-  if (pending_ && std::abs(pending_->input_tick - snapshot_tick) <= kMaxFeedbackTickOffset) f.lead = pending_;
+  if (pending_ && std::abs(pending_->lead.input_tick - snapshot_tick) <= kMaxFeedbackTickOffset) {
+    const Pending& p = *pending_;
+    InputFeedback::Lead lead = p.lead;
+    if (lead.inputs > kMaxListedInputs) {
+      lead.spreads[0] = p.best - lead.units;
+    } else {
+      // Every margin but (one instance of) the worst, above the worst.
+      std::size_t n = 0;
+      bool skipped_worst = false;
+      for (std::size_t i = 0; i < p.listed; ++i) {
+        if (!skipped_worst && p.margins[i] == lead.units) {
+          skipped_worst = true;
+          continue;
+        }
+        lead.spreads[n++] = p.margins[i] - lead.units;
+      }
+    }
+    f.lead = lead;
+  }
   pending_.reset();
   f.missed_total = static_cast<std::uint16_t>(stats_.missed & 0xFFFF);
   f.late_total = static_cast<std::uint16_t>(stats_.late & 0xFFFF);

@@ -219,6 +219,11 @@ BotFigures Bot::client_counters(Time now) const {
   f.missing_inputs = s.missing_inputs;
   f.hard_resets = s.hard_resets;
   f.wire = wire_figures();
+  if (const timesync::InputMarginMonitor* margins = client_->input_margins()) {
+    f.margins = margins->histogram();
+    f.margins_exact = margins->exact();
+  }
+  f.late_burst_seconds = s.late_burst_seconds;
   return f;
 }
 

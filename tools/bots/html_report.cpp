@@ -24,6 +24,7 @@ struct Line {
   std::string label;
   std::string colour;
   std::vector<std::pair<double, double>> points;
+  bool markers = false;  // a dot at each point, for points that are not a series in time
 };
 
 std::string escape(const std::string& text) {
@@ -66,6 +67,7 @@ std::string chart(const std::string& title, const std::string& unit, const std::
                   const std::vector<Line>& lines) {
   double x_max = 0.0;
   double y_max = 0.0;
+  double y_min = 0.0;
   double x_min = 0.0;
   bool any = false;
   for (const Line& line : lines) {
@@ -73,15 +75,21 @@ std::string chart(const std::string& title, const std::string& unit, const std::
       x_min = any ? std::min(x_min, x) : x;
       x_max = any ? std::max(x_max, x) : x;
       y_max = std::max(y_max, std::isfinite(y) ? y : 0.0);
+      y_min = std::min(y_min, std::isfinite(y) ? y : 0.0);
       any = true;
     }
   }
-  y_max = nice_ceiling(y_max);
+  // Zero is always on the axis; below it only for figures that go negative
+  // (a late input's margin).
+  y_max = y_max > 0.0 || y_min == 0.0 ? nice_ceiling(y_max) : 0.0;
+  y_min = y_min < 0.0 ? -nice_ceiling(-y_min) : 0.0;
   if (x_max <= x_min) x_max = x_min + 1.0;
   const double plot_w = kWidth - kLeft - kRight;
   const double plot_h = kHeight - kTop - kBottom;
   const auto px = [&](double x) { return kLeft + (x - x_min) / (x_max - x_min) * plot_w; };
-  const auto py = [&](double y) { return kTop + plot_h - std::clamp(y, 0.0, y_max) / y_max * plot_h; };
+  const auto py = [&](double y) {
+    return kTop + plot_h - (std::clamp(y, y_min, y_max) - y_min) / (y_max - y_min) * plot_h;
+  };
 
   std::string svg = "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + fixed(kWidth, 0) + "\" height=\"" +
                     fixed(kHeight, 0) + "\" viewBox=\"0 0 " + fixed(kWidth, 0) + " " + fixed(kHeight, 0) +
@@ -89,14 +97,20 @@ std::string chart(const std::string& title, const std::string& unit, const std::
   svg += "<text x=\"" + fixed(kLeft, 0) + "\" y=\"18\" class=\"title\">" + escape(title) + " (" + escape(unit) +
          ")</text>\n";
   for (int i = 0; i <= 4; ++i) {
-    const double value = y_max * i / 4.0;
+    const double value = y_min + (y_max - y_min) * i / 4.0;
     const std::string y = fixed(py(value));
     svg += "<line x1=\"" + fixed(kLeft) + "\" y1=\"" + y + "\" x2=\"" + fixed(kWidth - kRight) + "\" y2=\"" + y +
            "\" class=\"grid\"/><text x=\"" + fixed(kLeft - 6) + "\" y=\"" + y + "\" class=\"ylabel\" dy=\"4\">" +
-           axis_label(value) + "</text>\n";
+           (value < 0.0 ? "-" + axis_label(-value) : axis_label(value)) + "</text>\n";
+  }
+  if (y_min < 0.0) {
+    const std::string y = fixed(py(0.0));
+    svg += "<line x1=\"" + fixed(kLeft) + "\" y1=\"" + y + "\" x2=\"" + fixed(kWidth - kRight) + "\" y2=\"" + y +
+           "\" class=\"zero\"/>\n";
   }
   for (int i = 0; i <= 4; ++i) {
-    const double value = x_min + (x_max - x_min) * i / 4.0;
+    // Whole numbers (seconds, bot indices), each at its own place.
+    const double value = std::round(x_min + (x_max - x_min) * i / 4.0);
     svg += "<text x=\"" + fixed(px(value)) + "\" y=\"" + fixed(kHeight - kBottom + 16) + "\" class=\"xlabel\">" +
            fixed(value, 0) + "</text>\n";
   }
@@ -105,7 +119,7 @@ std::string chart(const std::string& title, const std::string& unit, const std::
   double legend_x = kWidth - kRight;
   for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
     legend_x -= 24.0 + 7.5 * static_cast<double>(it->label.size());
-    svg += "<text x=\"" + fixed(legend_x) + "\" y=\"18\" fill=\"" + it->colour + "\" class=\"legend\">&#9632; " +
+    svg += "<text x=\"" + fixed(legend_x) + "\" y=\"18\" style=\"fill:" + it->colour + "\" class=\"legend\">&#9632; " +
            escape(it->label) + "</text>\n";
   }
   for (const Line& line : lines) {
@@ -113,6 +127,11 @@ std::string chart(const std::string& title, const std::string& unit, const std::
     svg += "<polyline fill=\"none\" stroke=\"" + line.colour + "\" stroke-width=\"1.5\" points=\"";
     for (const auto& [x, y] : line.points) svg += fixed(px(x)) + "," + fixed(py(y)) + " ";
     svg += "\"/>\n";
+    if (!line.markers) continue;
+    for (const auto& [x, y] : line.points) {
+      svg += "<circle cx=\"" + fixed(px(x)) + "\" cy=\"" + fixed(py(y)) + "\" r=\"2.5\" fill=\"" + line.colour + "\"/>";
+    }
+    svg += "\n";
   }
   if (!any) {
     svg += "<text x=\"" + fixed(kLeft + plot_w / 2) + "\" y=\"" + fixed(kTop + plot_h / 2) +
@@ -125,6 +144,26 @@ template <class Get>
 Line bot_line(const std::vector<SeriesPoint>& series, std::string label, std::string colour, Get get) {
   Line line{std::move(label), std::move(colour), {}};
   for (const SeriesPoint& p : series) line.points.emplace_back(p.t, static_cast<double>(get(p)));
+  return line;
+}
+
+// A figure that some intervals lack: only the intervals that have it.
+template <class Get>
+Line sparse_line(const std::vector<SeriesPoint>& series, std::string label, std::string colour, Get get) {
+  Line line{std::move(label), std::move(colour), {}};
+  for (const SeriesPoint& p : series) {
+    if (const std::optional<double> v = get(p)) line.points.emplace_back(p.t, *v);
+  }
+  return line;
+}
+
+// One point per bot that has the figure, at its index.
+template <class Get>
+Line per_bot_line(const MarginSummary& m, std::string label, std::string colour, Get get) {
+  Line line{std::move(label), std::move(colour), {}, true};
+  for (const BotMargins& b : m.bots) {
+    if (const std::optional<double> v = get(b)) line.points.emplace_back(static_cast<double>(b.bot), *v);
+  }
   return line;
 }
 
@@ -157,7 +196,8 @@ std::string to_html(const Report& report) {
       "th,td{padding:2px 12px;text-align:left;border-bottom:1px solid #ddd}"
       "pre{white-space:pre-wrap}.pass{color:#2a7d2a}.fail{color:#c0392b;font-weight:bold}figure{margin:12px 0}"
       "svg text{font:12px sans-serif;fill:#444}svg .title{font-weight:bold}"
-      "svg .ylabel{text-anchor:end}svg .xlabel{text-anchor:middle}svg .grid{stroke:#e4e4e4}</style>\n"
+      "svg .ylabel{text-anchor:end}svg .xlabel{text-anchor:middle}svg .grid{stroke:#e4e4e4}svg .zero{stroke:#999}"
+      "</style>\n"
       "</head><body>\n";
   html += "<h1>tickwire-bots report</h1>\n<p class=\"" + std::string(report.passed() ? "pass" : "fail") + "\">" +
           (report.passed() ? "PASS: every threshold held" : "FAIL: a threshold did not hold") + "</p>\n";
@@ -183,6 +223,17 @@ std::string to_html(const Report& report) {
   html += chart("Late and missing inputs", "per second, all bots", bots_time,
                 {bot_line(series, "late", blue, [](const SeriesPoint& p) { return p.late_inputs; }),
                  bot_line(series, "missing", orange, [](const SeriesPoint& p) { return p.missing_inputs; })});
+  html +=
+      chart("Input margin", "ms before the tick, all bots' inputs each second", bots_time,
+            {sparse_line(series, "p50", blue, [](const SeriesPoint& p) { return p.margin_p50_ms; }),
+             sparse_line(series, "p99 (99% reach it)", orange, [](const SeriesPoint& p) { return p.margin_p99_ms; })});
+  html += chart("Input margin per bot", "ms, over the run", "bot",
+                {per_bot_line(s.margins, "p50", blue, [](const BotMargins& b) { return b.p50_ms; }),
+                 per_bot_line(s.margins, "p99 (99% reach it)", orange, [](const BotMargins& b) { return b.p99_ms; })});
+  html += chart("Late-burst seconds per bot", "over 1% of its inputs late", "bot",
+                {per_bot_line(s.margins, "late-burst seconds", blue, [](const BotMargins& b) {
+                  return std::optional<double>(static_cast<double>(b.late_burst_seconds));
+                })});
   html += chart("Bandwidth", "kbit/s per bot", bots_time,
                 {bot_line(series, "in", blue, [](const SeriesPoint& p) { return p.kbps_in; }),
                  bot_line(series, "out", orange, [](const SeriesPoint& p) { return p.kbps_out; })});

@@ -52,6 +52,49 @@ void add_counters(BotFigures& into, const BotFigures& from) {
   into.sync_checks += from.sync_checks;
   into.desyncs += from.desyncs;
   add_wire_counters(into.wire, from.wire);
+  into.margins.merge(from.margins);
+  into.margins_exact += from.margins_exact;
+  into.late_burst_seconds += from.late_burst_seconds;
+}
+
+std::optional<double> margin_p50_ms(const timesync::MarginHistogram& h) {
+  const auto q = h.quantile(0.50);
+  return q ? std::optional<double>(q->millis_f()) : std::nullopt;
+}
+
+std::optional<double> margin_p99_ms(const timesync::MarginHistogram& h) {
+  const auto q = h.quantile(0.01);
+  return q ? std::optional<double>(q->millis_f()) : std::nullopt;
+}
+
+MarginSummary summarize_margins(std::span<const BotFigures> bots) {
+  MarginSummary m;
+  std::vector<double> p50s;
+  std::uint64_t exact = 0;
+  for (std::size_t i = 0; i < bots.size(); ++i) {
+    const BotFigures& f = bots[i];
+    BotMargins b;
+    b.bot = i;
+    b.inputs = f.margins.count();
+    b.exact = f.margins_exact;
+    b.p50_ms = margin_p50_ms(f.margins);
+    b.p99_ms = margin_p99_ms(f.margins);
+    b.late_inputs = f.late_inputs;
+    b.late_burst_seconds = f.late_burst_seconds;
+    m.inputs += b.inputs;
+    exact += b.exact;
+    m.late_burst_seconds += b.late_burst_seconds;
+    m.late_burst_seconds_max = std::max(m.late_burst_seconds_max, b.late_burst_seconds);
+    if (b.p50_ms && b.p99_ms) {
+      ++m.bots_reported;
+      p50s.push_back(*b.p50_ms);
+      m.p99_ms = m.p99_ms ? std::min(*m.p99_ms, *b.p99_ms) : *b.p99_ms;
+    }
+    m.bots.push_back(b);
+  }
+  if (!p50s.empty()) m.p50_ms = percentile(std::move(p50s), 0.50);
+  m.exact_fraction = ratio(std::min(exact, m.inputs), m.inputs);
+  return m;
 }
 
 double percentile(std::vector<double> values, double p) {
@@ -96,8 +139,17 @@ void Recorder::sample(double t, std::span<const BotFigures> bots) {
   point.missing_inputs = totals.missing_inputs - previous_.missing_inputs;
   point.kbps_in = kbps(totals.bytes_in - previous_.bytes_in, connected_seconds);
   point.kbps_out = kbps(totals.bytes_out - previous_.bytes_out, connected_seconds);
+  const timesync::MarginHistogram interval = totals.margins.since(previous_.margins);
+  point.margins = interval.count();
+  point.margin_p50_ms = margin_p50_ms(interval);
+  point.margin_p99_ms = margin_p99_ms(interval);
+  previous_burst_seconds_.resize(std::max(previous_burst_seconds_.size(), bots.size()), 0);
+  for (std::size_t i = 0; i < bots.size(); ++i) {
+    if (bots[i].late_burst_seconds > previous_burst_seconds_[i]) ++point.late_burst_bots;
+    previous_burst_seconds_[i] = bots[i].late_burst_seconds;
+  }
   series_.push_back(point);
-  previous_ = totals;
+  previous_ = std::move(totals);
 }
 
 Summary summarize(const Recorder& recorder, std::span<const BotFigures> bots, Outcome outcome, double seconds,
@@ -134,6 +186,7 @@ Summary summarize(const Recorder& recorder, std::span<const BotFigures> bots, Ou
       totals.connected_seconds > 0.0 ? static_cast<double>(totals.snapshots) / totals.connected_seconds : 0.0;
   s.sync_checks = totals.sync_checks;
   s.desyncs = totals.desyncs;
+  s.margins = summarize_margins(bots);
   s.outcome = std::move(outcome);
   return s;
 }

@@ -11,9 +11,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
+
+#include "tickwire/timesync/input_margins.h"
 
 namespace tickwire::bots {
 
@@ -55,10 +58,16 @@ struct BotFigures {
   std::uint64_t sync_checks = 0;
   std::uint64_t desyncs = 0;
   WireFigures wire;
+  // How early the inputs reached the server (timesync/input_margins.h):
+  // every margin the server reported, those known exactly, and the whole
+  // seconds in which more than 1% of the inputs sent were late.
+  timesync::MarginHistogram margins;
+  std::uint64_t margins_exact = 0;
+  std::uint64_t late_burst_seconds = 0;
 };
 
 // Adds the counters of `from` into `into` (gauges untouched); the maximum
-// rollback depth is the larger of the two.
+// rollback depth is the larger of the two, the margins are merged.
 void add_counters(BotFigures& into, const BotFigures& from);
 
 // One interval of the time series, over the bots connected at its end.
@@ -74,6 +83,13 @@ struct SeriesPoint {
   std::uint64_t missing_inputs = 0;
   double kbps_in = 0.0;  // per connected bot, over the interval
   double kbps_out = 0.0;
+  // The margins the server reported during the interval, every bot's
+  // pooled: their median and the margin 99% of them reach (the 1st
+  // percentile); absent when none came.
+  std::uint64_t margins = 0;
+  std::optional<double> margin_p50_ms;
+  std::optional<double> margin_p99_ms;
+  std::size_t late_burst_bots = 0;  // bots whose client closed a late-burst second
 };
 
 class Recorder {
@@ -98,8 +114,40 @@ class Recorder {
   double loss_sum_ = 0.0;
   double lead_ms_sum_ = 0.0;
   double interpolation_ms_sum_ = 0.0;
-  BotFigures previous_;  // the fleet's counters at the previous sample
+  BotFigures previous_;                                // the fleet's counters at the previous sample
+  std::vector<std::uint64_t> previous_burst_seconds_;  // each bot's, at the previous sample
 };
+
+// One bot's input margins over the run. p50: half its inputs reached the
+// server at least this early; p99: 99% did (the low tail, the 1st
+// percentile). Absent for a bot the server never reported on.
+struct BotMargins {
+  std::size_t bot = 0;       // index
+  std::uint64_t inputs = 0;  // inputs with a margin (their report arrived)
+  std::uint64_t exact = 0;   // of those, known exactly (the rest count at their report's worst)
+  std::optional<double> p50_ms;
+  std::optional<double> p99_ms;
+  std::uint64_t late_inputs = 0;
+  std::uint64_t late_burst_seconds = 0;
+};
+
+// The fleet's: the median of the bots' p50, the worst (smallest) of their
+// p99, and late-burst seconds summed over the bots and of the worst bot.
+struct MarginSummary {
+  std::vector<BotMargins> bots;
+  std::size_t bots_reported = 0;  // bots with a p50 and a p99
+  std::optional<double> p50_ms;
+  std::optional<double> p99_ms;
+  std::uint64_t inputs = 0;
+  double exact_fraction = 0.0;  // of the inputs with a margin
+  std::uint64_t late_burst_seconds = 0;
+  std::uint64_t late_burst_seconds_max = 0;
+};
+
+MarginSummary summarize_margins(std::span<const BotFigures> bots);
+// A histogram's median and 1st percentile, in ms.
+std::optional<double> margin_p50_ms(const timesync::MarginHistogram& h);
+std::optional<double> margin_p99_ms(const timesync::MarginHistogram& h);
 
 // How the bots' connections went, counted by the runtime.
 struct Outcome {
@@ -145,6 +193,7 @@ struct Summary {
   double snapshots_per_second = 0.0;  // per connected bot
   std::uint64_t sync_checks = 0;
   std::uint64_t desyncs = 0;
+  MarginSummary margins;
 };
 
 // `bots`: every bot's figures at the end; `tick_rate`: the server's.

@@ -97,6 +97,16 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
   app.add_option("--max-rtt-p99-ms", t.max_rtt_p99_ms, "Largest 99th percentile RTT in ms (default: off)")
       ->check(CLI::Range(0.0, 1e6))
       ->group(limits);
+  app.add_option("--max-late-burst-seconds", t.max_late_burst_seconds,
+                 "Most late-burst seconds, summed over the bots: seconds in which more than 1% of a bot's inputs "
+                 "were late (default: off)")
+      ->check(CLI::NonNegativeNumber)
+      ->group(limits);
+  app.add_option("--min-input-margin-p99-ms", t.min_input_margin_p99_ms,
+                 "Smallest input margin p99 of the worst bot, in ms: 99% of its inputs must reach the server at "
+                 "least this long before their tick (default: off)")
+      ->check(CLI::Range(-1e6, 1e6))
+      ->group(limits);
 
   const std::string client = "Client";
   app.add_option("--name", o.name, "Player name prefix; bot i is NAME-i")->capture_default_str()->group(client);

@@ -1,6 +1,7 @@
 #include "report.h"
 
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 #include "report_text.h"
@@ -27,11 +28,16 @@ class Fields {
   Fields& num(const std::string& key, double v) { return raw(key, json_number(v)); }
   Fields& count(const std::string& key, std::uint64_t v) { return raw(key, std::to_string(v)); }
   Fields& text(const std::string& key, const std::string& v) { return raw(key, quoted(v)); }
+  Fields& maybe(const std::string& key, const std::optional<double>& v) {
+    return raw(key, v ? json_number(*v) : "null");
+  }
 
  private:
   std::ostringstream& out_;
   bool first_ = true;
 };
+
+std::string ms_or_none(const std::optional<double>& v) { return v ? format("%.1f", *v) : std::string("n/a"); }
 
 std::string counts_object(const std::map<std::string, std::uint64_t>& counts) {
   std::string out = "{";
@@ -77,6 +83,13 @@ std::string summary_text(const Report& report) {
                 s.late_input_fraction, ull(s.predicted_ticks));
   out += format("  missing inputs            %llu (%.4f of %llu server ticks connected)\n", ull(s.missing_inputs),
                 s.missing_input_fraction, ull(s.connected_ticks));
+  const MarginSummary& m = s.margins;
+  out += format("  input margin p50 / p99    %s / %s ms (median of the bots' p50 / worst bot's p99)\n",
+                ms_or_none(m.p50_ms).c_str(), ms_or_none(m.p99_ms).c_str());
+  out += format("  input margins seen        %llu inputs of %zu bots, %.1f%% known exactly\n", ull(m.inputs),
+                m.bots_reported, 100.0 * m.exact_fraction);
+  out += format("  late-burst seconds        %llu (worst bot %llu)\n", ull(m.late_burst_seconds),
+                ull(m.late_burst_seconds_max));
   out += format("  hard resets               %llu\n", ull(s.hard_resets));
   out += format("  kbps in / out             %.1f / %.1f per bot\n", s.kbps_in, s.kbps_out);
   out += wire_text(s);
@@ -86,7 +99,9 @@ std::string summary_text(const Report& report) {
   }
   out +=
       "  (rates are per bot per second connected; a late input is one the server received after its tick ran,\n"
-      "   counted against the inputs sent, one per predicted tick)\n";
+      "   counted against the inputs sent, one per predicted tick; an input's margin is how long before its tick\n"
+      "   ran its first copy reached the server, p99 the margin 99% of a bot's inputs reach or exceed; a late-burst\n"
+      "   second is one in which more than 1% of a bot's inputs were reported late)\n";
   out += evil_summary_text(report.evil);
   out += "thresholds\n";
   std::size_t failed = 0;
@@ -142,6 +157,13 @@ std::string to_json(const Report& report) {
       .num("late_input_fraction", s.late_input_fraction)
       .count("missing_inputs", s.missing_inputs)
       .num("missing_input_fraction", s.missing_input_fraction)
+      .maybe("input_margin_ms_p50", s.margins.p50_ms)
+      .maybe("input_margin_ms_p99", s.margins.p99_ms)
+      .count("input_margins", s.margins.inputs)
+      .num("input_margins_exact_fraction", s.margins.exact_fraction)
+      .count("bots_with_margins", s.margins.bots_reported)
+      .count("late_burst_seconds", s.margins.late_burst_seconds)
+      .count("late_burst_seconds_max_bot", s.margins.late_burst_seconds_max)
       .count("hard_resets", s.hard_resets)
       .num("kbps_in_per_bot", s.kbps_in)
       .num("kbps_out_per_bot", s.kbps_out)
@@ -151,7 +173,21 @@ std::string to_json(const Report& report) {
       .count("sync_checks", s.sync_checks)
       .count("desyncs", s.desyncs)
       .text("first_desync", o.first_desync);
-  out << "},\"thresholds\":[";
+  out << "},\"bots\":[";
+  for (std::size_t i = 0; i < s.margins.bots.size(); ++i) {
+    const BotMargins& b = s.margins.bots[i];
+    out << (i == 0 ? "{" : ",{");
+    Fields(out)
+        .count("bot", b.bot)
+        .maybe("input_margin_ms_p50", b.p50_ms)
+        .maybe("input_margin_ms_p99", b.p99_ms)
+        .count("late_burst_seconds", b.late_burst_seconds)
+        .count("late_inputs", b.late_inputs)
+        .count("input_margins", b.inputs)
+        .count("input_margins_exact", b.exact);
+    out << "}";
+  }
+  out << "],\"thresholds\":[";
   for (std::size_t i = 0; i < report.checks.size(); ++i) {
     const ThresholdCheck& c = report.checks[i];
     out << (i == 0 ? "{" : ",{");
@@ -178,7 +214,11 @@ std::string to_json(const Report& report) {
         .count("late_inputs", p.late_inputs)
         .count("missing_inputs", p.missing_inputs)
         .num("kbps_in_per_bot", p.kbps_in)
-        .num("kbps_out_per_bot", p.kbps_out);
+        .num("kbps_out_per_bot", p.kbps_out)
+        .count("input_margins", p.margins)
+        .maybe("input_margin_ms_p50", p.margin_p50_ms)
+        .maybe("input_margin_ms_p99", p.margin_p99_ms)
+        .count("late_burst_bots", p.late_burst_bots);
     out << "}";
   }
   out << "],\"evil\":" << evil_json(report.evil) << ",\"server\":[";

@@ -1,6 +1,7 @@
 #include "thresholds.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace tickwire::bots {
@@ -31,6 +32,15 @@ std::vector<ThresholdCheck> evaluate(const Summary& s, const Thresholds& t) {
       at_most("--max-disconnects", static_cast<double>(s.disconnect_count), static_cast<double>(t.max_disconnects)));
   checks.push_back(at_least("--min-connected", s.connected_fraction, t.min_connected_fraction));
   if (t.max_rtt_p99_ms) checks.push_back(at_most("--max-rtt-p99-ms", s.rtt_p99_ms, *t.max_rtt_p99_ms));
+  if (t.max_late_burst_seconds) {
+    checks.push_back(at_most("--max-late-burst-seconds", static_cast<double>(s.margins.late_burst_seconds),
+                             static_cast<double>(*t.max_late_burst_seconds)));
+  }
+  if (t.min_input_margin_p99_ms) {
+    // No margin at all proves nothing: the check fails, showing NaN.
+    const double figure = s.margins.p99_ms.value_or(std::nan(""));
+    checks.push_back(at_least("--min-input-margin-p99-ms", figure, *t.min_input_margin_p99_ms));
+  }
   if (s.sync_checks > 0) checks.push_back(at_most("sync-test desyncs", static_cast<double>(s.desyncs), 0.0));
   return checks;
 }

@@ -3,6 +3,7 @@
 // summary's figure, so the exit code and the reports say which one failed,
 // by how much.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,11 @@ struct Thresholds {
   std::uint64_t max_disconnects = 0;          // not counting those a script asked for
   double min_connected_fraction = 1.0;        // of the bots, connected at least once
   std::optional<double> max_rtt_p99_ms;       // off unless given
+  // Late-burst seconds summed over the bots; off unless given.
+  std::optional<std::uint64_t> max_late_burst_seconds;
+  // The worst bot's input margin p99 (the margin 99% of its inputs reach);
+  // off unless given. A run without margins fails it.
+  std::optional<double> min_input_margin_p99_ms;
   // Any desync found by the sync test fails the run; not configurable,
   // since a non-deterministic simulate is always a bug.
 };

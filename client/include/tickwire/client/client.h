@@ -112,6 +112,15 @@ struct ClientStats {
   double input_loss = 0.0;               // share of input packets lost lately
   std::uint64_t input_resends = 0;       // input packets sent a second time
   std::uint64_t server_ticks_heard = 0;  // packets that carried a newer server tick
+  // How early our inputs reached the server, from its reports (see
+  // timesync/input_margins.h): an input's margin is the server time its
+  // tick started minus the arrival of its first copy, negative when late.
+  std::uint64_t input_margins = 0;            // inputs with a margin (those whose report arrived)
+  std::uint64_t input_margins_exact = 0;      // of those, known exactly; the rest count at their report's worst
+  Duration input_margin_p50;                  // half the inputs arrived at least this early
+  Duration input_margin_p99;                  // 99% did: the low tail (the 1st percentile)
+  std::uint32_t late_inputs_last_second = 0;  // reported during the last whole second
+  std::uint64_t late_burst_seconds = 0;       // whole seconds in which over 1% of the inputs sent were late
 };
 
 class Client {
@@ -179,6 +188,11 @@ class Client {
   const timesync::TimeSystem* time_system() const { return time_.get(); }
   const prediction::ClientPrediction* prediction() const { return prediction_.get(); }
   const snapshot::SnapshotReceiver& receiver() const { return receiver_; }
+  // Every input margin of the session so far (the histogram behind the
+  // stats' quantiles); null before the session starts.
+  const timesync::InputMarginMonitor* input_margins() const {
+    return time_ ? &time_->measurements()->input_margins() : nullptr;
+  }
 
  private:
   void handle_event(transport::TransportEvent& event, Time now);

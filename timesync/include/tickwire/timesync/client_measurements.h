@@ -17,6 +17,7 @@
 #include "tickwire/core/tick_buffer.h"
 #include "tickwire/core/time.h"
 #include "tickwire/timesync/clock_estimator.h"
+#include "tickwire/timesync/input_margins.h"
 #include "tickwire/timesync/jitter_estimator.h"
 #include "tickwire/timesync/rtt_estimator.h"
 #include "tickwire/timesync/snapshot_timing.h"
@@ -56,6 +57,7 @@ struct MeasurementConfig {
   // Ticks whose send time is remembered for the server's feedback; 512 at
   // 60 Hz is 8.5 s, far longer than feedback takes to come back.
   std::uint32_t sent_ticks_remembered = 512;
+  InputMarginConfig margins;
 };
 
 struct MeasurementStats {
@@ -107,6 +109,9 @@ class ClientMeasurements {
   const std::optional<Sync>& first_sync() const { return first_sync_; }
 
   const MeasurementStats& stats() const { return stats_; }
+  // How early our inputs reached the server, from its reports about
+  // inputs we sent (figures only: the providers steer by need).
+  const InputMarginMonitor& input_margins() const { return margins_; }
 
  private:
   struct SentTick {
@@ -130,6 +135,7 @@ class ClientMeasurements {
   double frame_interval_us_ = 0;
   std::optional<std::uint16_t> missed_total_;
   std::optional<std::uint16_t> late_total_;
+  InputMarginMonitor margins_;
   MeasurementStats stats_;
 };
 

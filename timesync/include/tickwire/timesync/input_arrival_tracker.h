@@ -11,6 +11,8 @@
 // ticks far from the server's present are ignored and counted, and margins
 // saturate at the wire's bounds.
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 
@@ -48,9 +50,10 @@ class InputArrivalTracker {
   // it was there.
   void on_tick_consumed(Tick tick, bool had_input);
   // The feedback for the next snapshot to this client, whose timing says
-  // `snapshot_tick`. Starts a new report: the lead it carries is not
-  // repeated in the next one. A lead too far from snapshot_tick for the
-  // wire (a report long overdue) is left out.
+  // `snapshot_tick`. Starts a new report: the arrivals it carries (worst
+  // margin, count, the other margins) are not repeated in the next one. A lead
+  // too far from snapshot_tick for the wire (a report long overdue) is
+  // left out, with the arrivals it summed up.
   InputFeedback make_report(Tick snapshot_tick);
 
   const InputArrivalStats& stats() const { return stats_; }
@@ -65,7 +68,15 @@ class InputArrivalTracker {
 
   InputArrivalTrackerConfig config_;
   TickBuffer<Record> records_;
-  std::optional<InputFeedback::Lead> pending_;
+  // The arrivals since the previous report: the worst with the count, the
+  // first kMaxListedInputs margins in arrival order, and the best.
+  struct Pending {
+    InputFeedback::Lead lead;
+    std::array<std::int32_t, kMaxListedInputs> margins{};
+    std::int32_t best = 0;
+    std::size_t listed = 0;
+  };
+  std::optional<Pending> pending_;
   InputArrivalStats stats_;
 };
 

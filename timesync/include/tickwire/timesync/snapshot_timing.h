@@ -7,6 +7,9 @@
 // The round trip itself rides in the packet header (send time and echo,
 // core/packet_header.h); this block only adds what the header cannot know.
 
+#include <algorithm>
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 
@@ -37,16 +40,49 @@ inline constexpr std::int32_t kMaxLeadUnits = 32767;
 // The input a lead refers to is sent as an offset from the snapshot's tick;
 // 4095 ticks (68 s at 60 Hz) covers any input the server still tracks.
 inline constexpr std::int32_t kMaxFeedbackTickOffset = 4095;
+// Inputs a report can count. At 60 Hz ticks and 30 Hz snapshots a report
+// covers about 2; 4095 covers a report per second at any tick rate the
+// server accepts. The server saturates rather than wraps.
+inline constexpr std::uint16_t kMaxFeedbackInputs = 4095;
+// A report of up to 4 inputs lists every margin; of more (a burst after a
+// stall), only the worst and the best. At 60 Hz inputs and 30 Hz snapshots
+// a report covers 2 on average and 3 whenever jitter moves an arrival
+// across a send, so 4 leaves room for a lost packet's redundant copy too.
+inline constexpr std::uint16_t kMaxListedInputs = 4;
+// The wire codes small counts and spreads in few bits and the rest in a
+// wider field (serialize_feedback): up to 4 inputs in 2 bits, spreads up to
+// 1023 units (4 ticks, far more than a link's jitter) in 10.
+inline constexpr std::uint16_t kMaxSmallFeedbackInputs = 4;
+inline constexpr std::int32_t kMaxSmallSpreadUnits = 1023;
 
 // How one client's inputs have been arriving, as its server sees them.
 struct InputFeedback {
-  // The smallest arrival margin among the inputs whose first copy arrived
-  // since the previous report: the tick the server consumes the input at,
-  // minus the server time it arrived, in 1/256 tick. Negative when it came
-  // too late. Empty when no new input arrived since the previous report.
+  // The inputs whose first copy arrived since the previous report. Their
+  // margin is the tick the server consumes the input at, minus the server
+  // time it arrived, in 1/256 tick; negative when it came too late. Empty
+  // when no new input arrived since the previous report.
   struct Lead {
+    // The input with the smallest margin (the worst arrival), and that
+    // margin: what the time controller steers by.
     Tick input_tick;
     std::int32_t units = 0;  // [-kMaxLeadUnits, kMaxLeadUnits]
+    // How many inputs the report covers, [1, kMaxFeedbackInputs].
+    std::uint16_t inputs = 1;
+    // The other margins, each as its distance above the worst, in
+    // [0, kMaxLeadUnits - units], in no particular order: of a report of up
+    // to kMaxListedInputs inputs, every one (inputs - 1 of them); of a
+    // larger one, only the best's (one). The entries past those are 0.
+    std::array<std::int32_t, kMaxListedInputs - 1> spreads{};
+    // The spreads the wire carries for this count.
+    std::size_t spread_count() const {
+      return inputs <= kMaxListedInputs ? static_cast<std::size_t>(inputs > 0 ? inputs - 1 : 0) : 1;
+    }
+    // The largest margin: the best arrival.
+    std::int32_t best_units() const {
+      std::int32_t best = 0;
+      for (std::size_t i = 0; i < spread_count() && i < spreads.size(); ++i) best = std::max(best, spreads[i]);
+      return units + best;
+    }
     bool operator==(const Lead&) const = default;
   };
   std::optional<Lead> lead;
@@ -75,6 +111,54 @@ bool serialize(Stream& s, SnapshotTiming& t) {
   return true;
 }
 
+namespace detail {
+
+// A value that is usually small: a flag, then the value in [min, small_max]
+// or in [small_max + 1, max], each field range-checked on reading.
+template <class Stream, class T>
+bool serialize_tiered(Stream& s, T& value, T min, T small_max, T max) {
+  bool large = value > small_max;
+  if (!s.boolean(large)) return false;
+  return large ? s.integer(value, static_cast<T>(small_max + 1), max) : s.integer(value, min, small_max);
+}
+
+// The count of a report's inputs and the spreads of the other margins
+// above the worst. The writer refuses what the reader would have to reject.
+template <class Stream>
+bool serialize_arrivals(Stream& s, InputFeedback::Lead& lead) {
+  if (!serialize_tiered(s, lead.inputs, std::uint16_t{1}, kMaxSmallFeedbackInputs, kMaxFeedbackInputs)) {
+    return false;
+  }
+  const std::size_t count = lead.spread_count();
+  for (std::size_t i = 0; i < lead.spreads.size(); ++i) {
+    std::int32_t& spread = lead.spreads[i];
+    if (i >= count) {
+      if constexpr (Stream::kReading) {
+        spread = 0;
+      } else if (spread != 0) {
+        return s.fail(ErrorCode::kInvalidArgument, "feedback spread beyond the report's inputs");
+      }
+      continue;
+    }
+    if constexpr (!Stream::kReading) {
+      if (spread < 0 || spread > kMaxLeadUnits - lead.units) {
+        return s.fail(ErrorCode::kInvalidArgument, "feedback margin below the worst or above the lead's range");
+      }
+    }
+    if (!serialize_tiered(s, spread, std::int32_t{0}, kMaxSmallSpreadUnits, 2 * kMaxLeadUnits)) return false;
+    // A spread is non-negative by its code, so no margin is below the
+    // worst; each must also stay within the margin's range.
+    if constexpr (Stream::kReading) {
+      if (spread > kMaxLeadUnits - lead.units) {
+        return s.fail(ErrorCode::kOutOfRange, "feedback margin outside the lead's range");
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace detail
+
 // The feedback's input tick is coded against `reference` (the snapshot's
 // tick) and must land inside the range of Tick.
 template <class Stream>
@@ -83,20 +167,22 @@ bool serialize_feedback(Stream& s, InputFeedback& f, Tick reference) {
   if (!s.boolean(has_lead)) return false;
   if (has_lead) {
     std::int32_t offset = 0;
-    std::int32_t units = 0;
+    InputFeedback::Lead lead;
     if constexpr (!Stream::kReading) {
       offset = static_cast<std::int32_t>(f.lead->input_tick - reference);
-      units = f.lead->units;
+      lead = *f.lead;
     }
     if (!s.integer(offset, -kMaxFeedbackTickOffset, kMaxFeedbackTickOffset)) return false;
-    if (!s.integer(units, -kMaxLeadUnits, kMaxLeadUnits)) return false;
+    if (!s.integer(lead.units, -kMaxLeadUnits, kMaxLeadUnits)) return false;
     if constexpr (Stream::kReading) {
       const std::int64_t tick = static_cast<std::int64_t>(reference.value()) + offset;
       if (tick < 0 || tick > static_cast<std::int64_t>(UINT32_MAX)) {
         return s.fail(ErrorCode::kOutOfRange, "feedback input tick outside the range of Tick");
       }
-      f.lead = InputFeedback::Lead{Tick(static_cast<Tick::Rep>(tick)), units};
+      lead.input_tick = Tick(static_cast<Tick::Rep>(tick));
     }
+    if (!detail::serialize_arrivals(s, lead)) return false;
+    if constexpr (Stream::kReading) f.lead = lead;
   } else if constexpr (Stream::kReading) {
     f.lead.reset();
   }
