@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -48,6 +49,12 @@ TEST(ViewClaim, RoundsToTheNearestStep) {
 TEST(ViewClaim, SaturatesAtBothEnds) {
   EXPECT_EQ(make_view_claim(Tick(100), at(101)).offset, 0U);  // after the input's tick
   EXPECT_EQ(make_view_claim(Tick(1000), at(0)).offset, kMaxViewOffset);
+  // A view before tick zero (a client's first moments) claims tick zero,
+  // which a receiver accepts.
+  const NetworkTime before_zero = at(0) - Duration::millis(50);
+  EXPECT_EQ(make_view_claim(Tick(2), before_zero).offset, 500U);
+  EXPECT_EQ(claimed_view_time(Tick(2), make_view_claim(Tick(2), before_zero), kRate), at(0));
+  EXPECT_EQ(make_view_claim(Tick(0), before_zero).offset, 0U);
 }
 
 TEST(ViewClaim, ConvertsExactlyBothWays) {
@@ -80,8 +87,11 @@ TEST(ViewClaim, RunsRoundTrip) {
     std::uint32_t v = 2000 + static_cast<std::uint32_t>(rng() % 1000);
     for (ViewClaim& c : claims) {
       const auto kind = rng() % 3;
-      if (kind == 1)
-        v = static_cast<std::uint32_t>(static_cast<std::int64_t>(v) + static_cast<std::int64_t>(rng() % 32) - 16);
+      if (kind == 1) {
+        // A small step, kept inside the range.
+        const std::int64_t next = static_cast<std::int64_t>(v) + static_cast<std::int64_t>(rng() % 32) - 16;
+        v = static_cast<std::uint32_t>(std::clamp<std::int64_t>(next, 0, kMaxViewOffset));
+      }
       if (kind == 2) v = static_cast<std::uint32_t>(rng() % (kMaxViewOffset + 1));
       c.offset = v;
     }

@@ -55,7 +55,8 @@ struct ViewClaim {
 // The claim for the input of tick `input_tick`, sampled while remote
 // entities were drawn at `view`: rounded to the nearest step, and
 // saturated into 0..kMaxViewOffset (a view after the input's tick is
-// claimed as 0; one further back than the code reaches, as the furthest).
+// claimed as 0; one further back than the code reaches, as the furthest)
+// and to tick zero (a view before it, as tick zero).
 ViewClaim make_view_claim(Tick input_tick, const NetworkTime& view);
 
 // The view time a claim states for the input of tick `input_tick`, or

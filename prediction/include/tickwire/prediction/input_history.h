@@ -13,6 +13,7 @@
 #include "tickwire/core/sequence_buffer.h"
 #include "tickwire/core/tick.h"
 #include "tickwire/core/tick_buffer.h"
+#include "tickwire/core/view_claim.h"
 #include "tickwire/prediction/input_packet.h"
 #include "tickwire/snapshot/record.h"
 #include "tickwire/snapshot/schema.h"
@@ -37,13 +38,16 @@ class InputHistory {
   InputHistory(snapshot::Schema schema, snapshot::TypeId input_type, InputHistoryConfig config = {});
 
   // Stores the input for `tick`, snapped to what the server will decode,
-  // replacing any held for it.
-  void store(Tick tick, const snapshot::Record& input);
+  // replacing any held for it, with the view time it was sampled at (for
+  // lag compensation), if the caller knows it.
+  void store(Tick tick, const snapshot::Record& input, std::optional<ViewClaim> view = std::nullopt);
+  const ViewClaim* find_view(Tick tick) const { return views_.find(tick); }
   const snapshot::Record* find(Tick tick) const { return inputs_.find(tick); }
   std::optional<Tick> newest() const { return inputs_.newest(); }
 
   // The next packet: the newest input and up to redundancy - 1 older ones
-  // not yet acknowledged (only inputs still held). Empty when none is held.
+  // not yet acknowledged (only inputs still held), with their view claims
+  // when every one of them has one. Empty when none is held.
   std::optional<InputPacket> make_packet(std::optional<Tick> snapshot_ack) const;
 
   // The packet with `sequence` carried inputs up to packet.last_tick().
@@ -62,7 +66,8 @@ class InputHistory {
   snapshot::TypeId input_type_;
   InputHistoryConfig config_;
   TickBuffer<snapshot::Record> inputs_;
-  SequenceBuffer<Tick> sent_;  // packet sequence -> newest input tick in it
+  TickBuffer<ViewClaim> views_;  // by the same ticks as inputs_
+  SequenceBuffer<Tick> sent_;    // packet sequence -> newest input tick in it
   std::optional<Tick> acked_;
 };
 
