@@ -16,8 +16,8 @@
 // While the client's timelines run steadily a later claim costs one bit,
 // so repeating old inputs for redundancy stays nearly free.
 //
-// It lives in core, beside the other small wire types, so that the input
-// packet (prediction) can carry it and lag compensation (lagcomp) read it.
+// It lives in core, beside the other small wire types, because the input
+// packet (prediction) carries it and lag compensation (lagcomp) reads it.
 //
 // Receiver obligations (tests in tests/lagcomp/view_claim_adversarial_test.cpp):
 //   1. Reject every truncation (RejectsEveryTruncatedClaimRun).
