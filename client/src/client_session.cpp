@@ -156,7 +156,9 @@ void Client::update_predicted_set() {
 
 void Client::run_session(Time now) {
   time_->update(now, [&](const timesync::TickContext& ctx) {
-    prediction_->sample_and_simulate(ctx.tick);
+    // Each input claims the interpolation time that goes with its tick:
+    // where this client draws the others while the player acts on them.
+    prediction_->sample_and_simulate(ctx.tick, ctx.interpolation);
     send_inputs(now);
   });
   draw();

@@ -100,7 +100,7 @@ void ClientPrediction::set_tolerance_slots(TypeId type, std::uint16_t offset, st
   for (std::size_t i = offset; i < offset + count; ++i) tol[i] = steps;
 }
 
-TickOutcome ClientPrediction::sample_and_simulate(Tick tick) {
+TickOutcome ClientPrediction::sample_and_simulate(Tick tick, std::optional<NetworkTime> view) {
   // Sample every tick after the newest one sampled (the time system fires
   // once per tick, but a frame may span several), skipping ticks the
   // server's state already covers. The first call samples only `tick`:
@@ -120,7 +120,8 @@ TickOutcome ClientPrediction::sample_and_simulate(Tick tick) {
     for (std::int64_t i = 0; i <= tick - from; ++i) {
       sample_ = neutral_;
       sampler_(from + i, sample_);
-      inputs_.store(from + i, sample_);
+      const Tick sampled = from + i;
+      inputs_.store(sampled, sample_, view ? std::optional<ViewClaim>(make_view_claim(sampled, *view)) : std::nullopt);
     }
   }
   if (!predicted_tick_) return TickOutcome::kWaiting;
@@ -150,7 +151,7 @@ void ClientPrediction::run_tick(Tick tick, std::vector<std::uint8_t>& mask, bool
     for (std::int64_t i = 1; i <= back && input == nullptr; ++i) input = inputs_.find(tick - i);
     if (input == nullptr) input = &neutral_;
   }
-  const PlayerInput player_input{config_.player, input, fallback};
+  const PlayerInput player_input{config_.player, input, fallback, std::nullopt};
   const bool resimulating = simulated_through_ && tick <= *simulated_through_;
   SimContext ctx(tick, resimulating, mask, *this);
   {

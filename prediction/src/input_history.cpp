@@ -16,6 +16,7 @@ InputHistory::InputHistory(snapshot::Schema schema, snapshot::TypeId input_type,
       input_type_(input_type),
       config_(config),
       inputs_(config.capacity == 0 ? 1 : config.capacity),
+      views_(config.capacity == 0 ? 1 : config.capacity),
       sent_(kSentWindow) {
   if (!schema_.has_type(input_type_)) throw std::invalid_argument("InputHistory: unknown input type");
   if (config_.capacity == 0) throw std::invalid_argument("InputHistory: capacity must be at least 1");
@@ -24,10 +25,15 @@ InputHistory::InputHistory(snapshot::Schema schema, snapshot::TypeId input_type,
   }
 }
 
-void InputHistory::store(Tick tick, const snapshot::Record& input) {
+void InputHistory::store(Tick tick, const snapshot::Record& input, std::optional<ViewClaim> view) {
   if (input.type() != input_type_) throw std::invalid_argument("InputHistory::store: record of another type");
   snapshot::Record& stored = inputs_.insert(tick, input);
   stored.quantize();
+  if (view) {
+    views_.insert(tick, *view);
+  } else {
+    views_.erase(tick);
+  }
 }
 
 std::optional<InputPacket> InputHistory::make_packet(std::optional<Tick> snapshot_ack,
@@ -50,6 +56,16 @@ std::optional<InputPacket> InputHistory::make_packet(std::optional<Tick> snapsho
   const auto count = *newest - first + 1;
   packet.inputs.reserve(static_cast<std::size_t>(count));
   for (std::int64_t i = 0; i < count; ++i) packet.inputs.push_back(*inputs_.find(first + i));
+  // Claims go as a run, one per input, or not at all.
+  packet.view_claims.reserve(static_cast<std::size_t>(count));
+  for (std::int64_t i = 0; i < count; ++i) {
+    const ViewClaim* view = views_.find(first + i);
+    if (view == nullptr) {
+      packet.view_claims.clear();
+      break;
+    }
+    packet.view_claims.push_back(*view);
+  }
   return packet;
 }
 

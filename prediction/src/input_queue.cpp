@@ -37,11 +37,13 @@ InputQueue::InputQueue(snapshot::Schema schema, snapshot::TypeId input_type, Inp
       config_(config),
       // Ticks next_tick .. next_tick + max_ticks_ahead may be pending at once.
       pending_(static_cast<std::size_t>(checked_size(config.max_ticks_ahead, "max_ticks_ahead")) + 1),
+      pending_views_(pending_.capacity()),
       consumed_(checked_size(config.remember_ticks, "remember_ticks")),
       last_(checked_record(schema_, input_type)),
       neutral_(checked_record(schema_, input_type)) {}
 
-InputVerdict InputQueue::receive(Tick tick, const snapshot::Record& input, Tick next_tick) {
+InputVerdict InputQueue::receive(Tick tick, const snapshot::Record& input, Tick next_tick,
+                                 std::optional<ViewClaim> view) {
   if (check_input(input, input_type_) != InputFault::kNone) {
     ++stats_.invalid;
     return InputVerdict::kInvalid;
@@ -74,6 +76,11 @@ InputVerdict InputQueue::receive(Tick tick, const snapshot::Record& input, Tick 
     return InputVerdict::kDuplicate;
   }
   pending_.insert(tick, input);
+  if (view) {
+    pending_views_.insert(tick, *view);
+  } else {
+    pending_views_.erase(tick);
+  }
   if (!newest_received_ || tick > *newest_received_) newest_received_ = tick;
   ++stats_.accepted;
   return InputVerdict::kAccepted;
@@ -87,7 +94,9 @@ std::size_t InputQueue::receive(const InputPacket& packet, Tick next_tick) {
     if (!detail::tick_in_range(static_cast<std::int64_t>(packet.first_tick.value()) + static_cast<std::int64_t>(i)))
       break;
     const Tick tick = packet.first_tick + static_cast<std::int64_t>(i);
-    if (receive(tick, packet.inputs[i], next_tick) == InputVerdict::kAccepted) ++accepted;
+    const std::optional<ViewClaim> view =
+        i < packet.view_claims.size() ? std::optional<ViewClaim>(packet.view_claims[i]) : std::nullopt;
+    if (receive(tick, packet.inputs[i], next_tick, view) == InputVerdict::kAccepted) ++accepted;
   }
   return accepted;
 }
@@ -104,12 +113,15 @@ ConsumedInput InputQueue::consume(Tick tick) {
     last_ = *input;
     pending_.erase(tick);
     consumed_.insert(tick, Consumed::kWithInput);
-    return {&last_, false};
+    const ViewClaim* view = pending_views_.find(tick);
+    const std::optional<ViewClaim> claim = view != nullptr ? std::optional<ViewClaim>(*view) : std::nullopt;
+    pending_views_.erase(tick);
+    return {&last_, false, claim};
   }
   ++stats_.missing;
   consumed_.insert(tick, Consumed::kMissing);
-  if (config_.missing == MissingInput::kNeutral) return {&neutral_, true};
-  return {&last_, true};
+  if (config_.missing == MissingInput::kNeutral) return {&neutral_, true, std::nullopt};
+  return {&last_, true, std::nullopt};
 }
 
 std::size_t InputQueue::pending() const {

@@ -9,6 +9,7 @@
 #include "slot.h"
 #include "tickwire/core/handshake.h"
 #include "tickwire/core/serialize.h"
+#include "tickwire/core/view_claim.h"
 #include "tickwire/snapshot/world_state.h"
 #include "tickwire/timesync/snapshot_timing.h"
 
@@ -113,13 +114,15 @@ void Server::run_tick(const timesync::TickContext& ctx, Time now) {
   for (auto& [peer, slot] : slots_) {
     if (!slot->welcomed()) continue;
     if (!slot->first_input_tick || tick_ < *slot->first_input_tick) {
-      tick_inputs_.push_back({slot->player, slot->neutral.get(), true});
+      tick_inputs_.push_back({slot->player, slot->neutral.get(), true, std::nullopt});
       continue;
     }
     const prediction::ConsumedInput in = slot->queue->consume(tick_);
     slot->tracker->on_tick_consumed(tick_, !in.fallback);
     count_inputs(*slot);
-    tick_inputs_.push_back({slot->player, in.input, in.fallback});
+    std::optional<NetworkTime> view;
+    if (in.view) view = claimed_view_time(tick_, *in.view, config_.tick_rate);
+    tick_inputs_.push_back({slot->player, in.input, in.fallback, view});
   }
   prediction::step_authoritative(game_, world_, tick_, prediction::Inputs(tick_inputs_));
   snapshot::capture(world_, tick_, captured_);

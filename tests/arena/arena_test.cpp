@@ -26,7 +26,7 @@ void step(snapshot::World& world, Tick tick, std::span<const PlayerInput> inputs
   for (const auto& in : inputs) records.push_back(to_record(in.input));
   std::vector<prediction::PlayerInput> views;
   for (std::size_t i = 0; i < inputs.size(); ++i)
-    views.push_back({prediction::PlayerId{inputs[i].owner}, &records[i], false});
+    views.push_back({prediction::PlayerId{inputs[i].owner}, &records[i], false, std::nullopt});
   Game game;
   prediction::step_authoritative(game, world, tick, prediction::Inputs(views));
 }
@@ -258,7 +258,7 @@ TEST(ArenaNetGame, TheLeavingPlayerTakesItsProjectilesAlong) {
   Input shoot;
   shoot.shoot = true;
   const snapshot::Record input = to_record(shoot);
-  const prediction::PlayerInput in{prediction::PlayerId{7}, &input, false};
+  const prediction::PlayerInput in{prediction::PlayerId{7}, &input, false, std::nullopt};
   prediction::step_authoritative(game, world, Tick(1), prediction::Inputs(std::span(&in, 1)));
   ASSERT_EQ(world.entities(s.projectile_type).size(), 1u);
   game.player_left(world, prediction::PlayerId{7});

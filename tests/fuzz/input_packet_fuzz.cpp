@@ -10,8 +10,9 @@
 // runs `step` ticks, consuming one input per tick.
 //
 // Invariants: a decoded packet holds 1 to 64 inputs whose ticks stay inside
-// Tick's range, every input is a valid arena input (finite, in range), and
-// encoding it again decodes to the same packet; the queue gives every input
+// Tick's range, every input is a valid arena input (finite, in range), its
+// view claims are none or one per input, each a view time at or after tick
+// zero, and encoding it again decodes to the same packet; the queue gives every input
 // one verdict, never holds more than its window, and hands out one valid
 // input per consumed tick, never one it refused.
 
@@ -49,6 +50,12 @@ void check_packet(const InputPacket& packet, const arena::Schema& game) {
     TICKWIRE_FUZZ_CHECK(input.type() == game.input_type);
     TICKWIRE_FUZZ_CHECK(arena::valid_input(arena::from_record(input)));
   }
+  TICKWIRE_FUZZ_CHECK(packet.view_claims.empty() || packet.view_claims.size() == packet.inputs.size());
+  for (std::size_t i = 0; i < packet.view_claims.size(); ++i) {
+    TICKWIRE_FUZZ_CHECK(packet.view_claims[i].offset <= kMaxViewOffset);
+    TICKWIRE_FUZZ_CHECK(
+        claimed_view_time(packet.first_tick + static_cast<std::int64_t>(i), packet.view_claims[i], 60).has_value());
+  }
   auto bytes = prediction::encode_input_packet(packet, game.schema, game.input_type, 4096);
   TICKWIRE_FUZZ_CHECK(bytes.ok());
   auto again = prediction::decode_input_packet(bytes.value(), game.schema, game.input_type);
@@ -56,6 +63,7 @@ void check_packet(const InputPacket& packet, const arena::Schema& game) {
   TICKWIRE_FUZZ_CHECK(again.value().first_tick == packet.first_tick);
   TICKWIRE_FUZZ_CHECK(again.value().snapshot_ack == packet.snapshot_ack);
   TICKWIRE_FUZZ_CHECK(again.value().inputs == packet.inputs);
+  TICKWIRE_FUZZ_CHECK(again.value().view_claims == packet.view_claims);
 }
 
 }  // namespace

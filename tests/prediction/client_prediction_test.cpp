@@ -23,6 +23,27 @@ TEST(ClientPrediction, WaitsForTheFirstServerState) {
   EXPECT_FALSE(l.client->predicted_tick().has_value());
 }
 
+TEST(ClientPrediction, EachSampledInputClaimsTheViewTimeItWasSampledAt) {
+  Lockstep l;
+  // Frames that sample tick 1, then ticks 2 and 3, while drawing others at
+  // tick 0.5: each input claims that time, measured from its own tick.
+  const NetworkTime view = NetworkTime::from_tick(60, Tick(0), NetworkTime::kUnitsPerTick / 2);
+  l.client->sample_and_simulate(Tick(1), view);
+  l.client->sample_and_simulate(Tick(3), view);
+  ASSERT_NE(l.client->inputs().find_view(Tick(1)), nullptr);
+  ASSERT_NE(l.client->inputs().find_view(Tick(3)), nullptr);
+  EXPECT_EQ(*l.client->inputs().find_view(Tick(1)), ViewClaim{125});
+  EXPECT_EQ(*l.client->inputs().find_view(Tick(2)), ViewClaim{375});
+  EXPECT_EQ(*l.client->inputs().find_view(Tick(3)), ViewClaim{625});
+  const auto packet = l.client->make_input_packet(std::nullopt);
+  ASSERT_TRUE(packet);
+  ASSERT_EQ(packet->view_claims.size(), packet->inputs.size());
+  EXPECT_EQ(claimed_view_time(packet->last_tick(), packet->view_claims.back(), 60), view);
+  // Without a view time, no claim.
+  l.client->sample_and_simulate(Tick(4));
+  EXPECT_EQ(l.client->inputs().find_view(Tick(4)), nullptr);
+}
+
 TEST(ClientPrediction, PredictsItsOwnInputAtOnce) {
   Lockstep l;
   l.start();

@@ -80,6 +80,22 @@ TEST(InputHistory, AGapEndsThePacket) {
   EXPECT_EQ(p->inputs.size(), 1U);
 }
 
+TEST(InputHistory, APacketCarriesViewClaimsOnlyWhenEveryInputHasOne) {
+  TestSchema s;
+  InputHistory h(s.schema, s.input, {.capacity = 64, .redundancy = 4});
+  for (std::uint32_t t = 10; t <= 13; ++t) h.store(Tick(t), stick(s, 0.0F), ViewClaim{2500 + t});
+  auto p = h.make_packet(std::nullopt);
+  ASSERT_TRUE(p);
+  ASSERT_EQ(p->view_claims.size(), 4U);
+  EXPECT_EQ(p->view_claims[0], ViewClaim{2510});
+  EXPECT_EQ(p->view_claims[3], ViewClaim{2513});
+  EXPECT_EQ(*h.find_view(Tick(12)), ViewClaim{2512});
+  // An input stored again without one: the packet carries none.
+  h.store(Tick(12), stick(s, 0.5F));
+  EXPECT_EQ(h.find_view(Tick(12)), nullptr);
+  EXPECT_TRUE(h.make_packet(std::nullopt)->view_claims.empty());
+}
+
 TEST(InputHistory, RejectsBadConfiguration) {
   TestSchema s;
   EXPECT_THROW(InputHistory(s.schema, s.input, {.capacity = 0}), std::invalid_argument);

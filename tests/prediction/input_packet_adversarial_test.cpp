@@ -15,6 +15,8 @@ namespace {
 
 using testing::TestSchema;
 
+// With view claims using all three of their codes (same, small change,
+// full), so every truncation cuts through them too.
 std::vector<std::uint8_t> sample_packet(const TestSchema& s) {
   InputPacket p;
   p.first_tick = Tick(123456);
@@ -25,6 +27,7 @@ std::vector<std::uint8_t> sample_packet(const TestSchema& s) {
     r.set(s.fire, i == 4);
     p.inputs.push_back(r);
   }
+  p.view_claims = {ViewClaim{2500}, ViewClaim{2500}, ViewClaim{2503}, ViewClaim{2503}, ViewClaim{900}, ViewClaim{901}};
   return encode_input_packet(p, s.schema, s.input, 1200).value();
 }
 
@@ -44,10 +47,11 @@ TEST(InputPacketAdversarial, RejectsTrailingBytes) {
   EXPECT_FALSE(decode_input_packet(bytes, s.schema, s.input).ok());
 }
 
-// Writes a one-input packet with raw codes, as a hostile client could.
+// Writes a one-input packet with raw codes, as a hostile client could;
+// with raw view claims (16 bits each, written as full codes) when given.
 std::vector<std::uint8_t> raw_packet(std::uint32_t first_tick, std::uint32_t move_x_code, std::uint32_t move_y_code,
                                      std::optional<std::int64_t> ack_offset = std::nullopt,
-                                     std::uint32_t count_minus_one = 0) {
+                                     std::uint32_t count_minus_one = 0, std::vector<std::uint32_t> views = {}) {
   BitWriter w(64);
   std::uint32_t count = count_minus_one;
   bool has_ack = ack_offset.has_value();
@@ -66,6 +70,17 @@ std::vector<std::uint8_t> raw_packet(std::uint32_t first_tick, std::uint32_t mov
     w.bits(move_x_code, 8);
     w.bits(move_y_code, 8);
     w.bits(fire, 1);
+  }
+  bool has_views = !views.empty();
+  w.boolean(has_views);
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    if (i > 0) {
+      bool changed = true;
+      bool full = true;
+      w.boolean(changed);
+      w.boolean(full);
+    }
+    w.bits(views[i], 16);
   }
   return w.take();
 }
@@ -98,6 +113,45 @@ TEST(InputPacketAdversarial, RejectsTicksPastTheEndOfTime) {
       decode_input_packet(raw_packet(5, 0, 0, std::numeric_limits<std::int64_t>::min()), s.schema, s.input).ok());
 }
 
+TEST(InputPacketAdversarial, RejectsBadViewClaims) {
+  TestSchema s;
+  // Tick 2 may look back two ticks: 500 steps.
+  const auto fine = decode_input_packet(raw_packet(2, 0, 0, std::nullopt, 0, {500}), s.schema, s.input);
+  ASSERT_TRUE(fine.ok());
+  EXPECT_EQ(fine->view_claims, std::vector<ViewClaim>{ViewClaim{500}});
+  const auto early = decode_input_packet(raw_packet(2, 0, 0, std::nullopt, 0, {501}), s.schema, s.input);
+  ASSERT_FALSE(early.ok());
+  EXPECT_EQ(early.error().code, ErrorCode::kOutOfRange);
+  // Checked against each input's own tick: the second input is tick 3.
+  EXPECT_TRUE(decode_input_packet(raw_packet(2, 0, 0, std::nullopt, 1, {500, 750}), s.schema, s.input).ok());
+  EXPECT_FALSE(decode_input_packet(raw_packet(2, 0, 0, std::nullopt, 1, {500, 751}), s.schema, s.input).ok());
+  // A small change below zero: claims 3 then 0 (a change of -3), with the
+  // change's 5-bit code lowered by one to say -4.
+  InputPacket p;
+  p.first_tick = Tick(2000);
+  p.inputs = {snapshot::Record(s.schema, s.input), snapshot::Record(s.schema, s.input)};
+  p.view_claims = {ViewClaim{3}, ViewClaim{0}};
+  auto good = encode_input_packet(p, s.schema, s.input, 1200).value();
+  ASSERT_TRUE(decode_input_packet(good, s.schema, s.input).ok());
+  BitReader probe(good);
+  InputPacket decoded;
+  ASSERT_TRUE(serialize_input_packet(probe, decoded, s.schema, s.input));
+  const std::size_t code_at = probe.bits_read() - 5;  // the packet's last 5 bits
+  const auto bit = [&good](std::size_t i) { return (good[i / 8] >> (i % 8)) & 1U; };
+  const auto set_bit = [&good](std::size_t i, std::uint32_t v) {
+    const auto mask = static_cast<std::uint8_t>(1U << (i % 8));
+    good[i / 8] = static_cast<std::uint8_t>(v != 0 ? (good[i / 8] | mask) : (good[i / 8] & ~mask));
+  };
+  std::uint32_t code = 0;
+  for (std::size_t b = 0; b < 5; ++b) code |= bit(code_at + b) << b;
+  EXPECT_EQ(code, 13U);  // -3 + 16
+  code -= 1;
+  for (std::size_t b = 0; b < 5; ++b) set_bit(code_at + b, (code >> b) & 1U);
+  const auto below = decode_input_packet(good, s.schema, s.input);
+  ASSERT_FALSE(below.ok());
+  EXPECT_EQ(below.error().code, ErrorCode::kOutOfRange);
+}
+
 TEST(InputPacketAdversarial, RandomBytesNeverCrash) {
   TestSchema s;
   std::mt19937_64 rng(testing::test_seed("RandomBytesNeverCrash"));
@@ -120,6 +174,10 @@ TEST(InputPacketAdversarial, RandomBytesNeverCrash) {
     for (const auto& in : r->inputs) {
       const auto m = in.get(s.move);
       ASSERT_TRUE(m.x >= -1.0F && m.x <= 1.0F && m.y >= -1.0F && m.y <= 1.0F);
+    }
+    ASSERT_TRUE(r->view_claims.empty() || r->view_claims.size() == r->inputs.size());
+    for (std::size_t k = 0; k < r->view_claims.size(); ++k) {
+      ASSERT_TRUE(claimed_view_time(r->first_tick + static_cast<std::int64_t>(k), r->view_claims[k], 60));
     }
   }
   std::printf("accepted %d of 20000\n", accepted);

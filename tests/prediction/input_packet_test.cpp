@@ -49,6 +49,21 @@ TEST(InputPacket, AckMayBeAbsentOrAheadOfTheInputs) {
   EXPECT_EQ(back->snapshot_ack, std::optional<Tick>(Tick(9)));
 }
 
+TEST(InputPacket, RoundTripsViewClaims) {
+  TestSchema s;
+  InputPacket p;
+  p.first_tick = Tick(1000);
+  p.inputs = {input(s, 0, 0, false), input(s, 0, 0, true), input(s, 0, 0, true)};
+  p.view_claims = {ViewClaim{2500}, ViewClaim{2502}, ViewClaim{40}};
+  auto back = decode_input_packet(encode_input_packet(p, s.schema, s.input, 1200).value(), s.schema, s.input);
+  ASSERT_TRUE(back.ok()) << back.error().detail;
+  EXPECT_EQ(back->view_claims, p.view_claims);
+  p.view_claims.clear();
+  back = decode_input_packet(encode_input_packet(p, s.schema, s.input, 1200).value(), s.schema, s.input);
+  ASSERT_TRUE(back.ok());
+  EXPECT_TRUE(back->view_claims.empty());
+}
+
 std::size_t bits_of(InputPacket& p, const TestSchema& s) {
   BitMeasurer m;
   EXPECT_TRUE(serialize_input_packet(m, p, s.schema, s.input));
@@ -63,6 +78,21 @@ TEST(InputPacket, AnUnchangedInputCostsOneBit) {
   const std::size_t one = bits_of(p, s);
   for (int i = 0; i < 5; ++i) p.inputs.push_back(p.inputs.front());
   EXPECT_EQ(bits_of(p, s), one + 5);
+}
+
+TEST(InputPacket, ASteadyViewTimeCostsOneBitAnInputAfterTheFirst) {
+  TestSchema s;
+  InputPacket p;
+  p.first_tick = Tick(1000);
+  p.inputs = {input(s, 0.3F, 0.1F, true)};
+  const std::size_t without = bits_of(p, s);
+  p.view_claims = {ViewClaim{2500}};
+  EXPECT_EQ(bits_of(p, s), without + 16);
+  for (int i = 0; i < 5; ++i) {
+    p.inputs.push_back(p.inputs.front());
+    p.view_claims.push_back(ViewClaim{2500});
+  }
+  EXPECT_EQ(bits_of(p, s), without + 16 + 5 + 5);  // 1 bit per input, 1 per claim
 }
 
 TEST(InputPacket, AChangedInputCostsOnlyItsChangedFields) {
@@ -84,6 +114,9 @@ TEST(InputPacket, WritingRefusesWhatCannotBeSent) {
   p.inputs.assign(kMaxInputsPerPacket + 1, input(s, 0, 0, false));
   EXPECT_FALSE(encode_input_packet(p, s.schema, s.input, 1200).ok());
   p.inputs.assign(1, snapshot::Record(s.schema, s.player));  // not the input type
+  EXPECT_FALSE(encode_input_packet(p, s.schema, s.input, 1200).ok());
+  p.inputs.assign(2, input(s, 0, 0, false));
+  p.view_claims = {ViewClaim{10}};  // claims, but not one per input
   EXPECT_FALSE(encode_input_packet(p, s.schema, s.input, 1200).ok());
 }
 

@@ -86,6 +86,26 @@ TEST(InputQueue, OlderThanItRemembersIsStale) {
   EXPECT_EQ(q.stats().stale, 1U);
 }
 
+TEST(InputQueue, AViewClaimComesOutWithItsInputAndNeverWithAStandIn) {
+  TestSchema s;
+  InputQueue q(s.schema, s.input);
+  InputPacket p;
+  p.first_tick = Tick(10);
+  p.inputs = {stick(s, 0.1F), stick(s, 0.2F)};
+  p.view_claims = {ViewClaim{2500}, ViewClaim{2501}};
+  EXPECT_EQ(q.receive(p, Tick(10)), 2U);
+  // A redundant copy with another claim changes nothing.
+  EXPECT_EQ(q.receive(Tick(11), stick(s, 0.2F), Tick(10), ViewClaim{9}), InputVerdict::kDuplicate);
+  EXPECT_EQ(q.consume(Tick(10)).view, std::optional<ViewClaim>(ViewClaim{2500}));
+  EXPECT_EQ(q.consume(Tick(11)).view, std::optional<ViewClaim>(ViewClaim{2501}));
+  const ConsumedInput missing = q.consume(Tick(12));
+  EXPECT_TRUE(missing.fallback);
+  EXPECT_FALSE(missing.view);
+  // An input sent without a claim has none.
+  EXPECT_EQ(q.receive(Tick(13), stick(s, 0.3F), Tick(13)), InputVerdict::kAccepted);
+  EXPECT_FALSE(q.consume(Tick(13)).view);
+}
+
 TEST(InputQueue, RejectsBadConfiguration) {
   TestSchema s;
   EXPECT_THROW(InputQueue(s.schema, s.input, {.max_ticks_ahead = 0}), std::invalid_argument);

@@ -40,4 +40,4 @@ if [ "$violations" -gt 0 ]; then
   echo "$violations purity violation(s) in $dir"
   exit 1
 fi
-echo "prediction is pure logic"
+echo "$(basename "$dir") is pure logic"

@@ -15,11 +15,14 @@
 namespace tickwire::testing {
 
 struct SimMatch {
-  explicit SimMatch(std::uint64_t seed, server::ServerConfig config = {}, transport::SimEndpointConfig server_net = {})
+  // The server hosts `game` when given (it must outlive the match), else
+  // server_game.
+  explicit SimMatch(std::uint64_t seed, server::ServerConfig config = {}, transport::SimEndpointConfig server_net = {},
+                    prediction::NetGame* game = nullptr)
       : net(seed) {
     server_net.max_peers = config.max_clients + 8;
-    server = std::make_unique<server::Server>(net.create_endpoint(server_address, server_net), server_game, config,
-                                              clock.now());
+    server = std::make_unique<server::Server>(net.create_endpoint(server_address, server_net),
+                                              game != nullptr ? *game : server_game, config, clock.now());
   }
 
   // A client of the arena whose player does what inputs[index] says.

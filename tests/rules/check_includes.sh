@@ -5,6 +5,7 @@
 #   timesync    <- core
 #   snapshot    <- core
 #   prediction  <- core, snapshot
+#   lagcomp     <- core, snapshot    (beside prediction, never inside server)
 #   server      <- everything but client
 #   server/app  <- the server part and the reference game it hosts (the
 #                  dedicated server binary; the library never sees the game)
@@ -43,9 +44,10 @@ check transport core
 check timesync core
 check snapshot core
 check prediction core snapshot
-check server core transport timesync snapshot prediction
-check server/app core transport timesync snapshot prediction arena
-check client core transport timesync snapshot prediction
+check lagcomp core snapshot
+check server core transport timesync snapshot prediction lagcomp
+check server/app core transport timesync snapshot prediction lagcomp arena
+check client core transport timesync snapshot prediction lagcomp
 
 while IFS=: read -r file line text; do
   if [[ "$file" != transport/src/enet_*.cpp ]]; then
@@ -53,7 +55,7 @@ while IFS=: read -r file line text; do
     violations=$((violations + 1))
   fi
 done < <(grep -rnE '^\s*#\s*include\s*[<"]enet/' --include='*.h' --include='*.cpp' --include='*.hpp' \
-  core transport timesync snapshot prediction server client tools examples bench tests 2>/dev/null || true)
+  core transport timesync snapshot prediction lagcomp server client tools examples bench tests 2>/dev/null || true)
 
 # Public headers of transport must not mention ENet types either.
 if grep -rnE '\bENet[A-Z][A-Za-z]*\b|\benet_[a-z_]+\(' transport/include 2>/dev/null; then

@@ -8,7 +8,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 make_tree() {
   rm -rf "$tmp/tree"
-  mkdir -p "$tmp/tree"/{core,transport/src,transport/include,timesync,snapshot,prediction,server,client,tools}
+  mkdir -p "$tmp/tree"/{core,transport/src,transport/include,timesync,snapshot,prediction,lagcomp,server,client,tools}
   echo '#include "tickwire/core/tick.h"' >"$tmp/tree/snapshot/a.h"
   echo '#include <enet/enet.h>' >"$tmp/tree/transport/src/enet_transport.cpp"
 }
@@ -26,6 +26,13 @@ make_tree; echo '#include "tickwire/transport/transport.h"' >"$tmp/tree/timesync
 make_tree; echo '#include "tickwire/prediction/x.h"' >"$tmp/tree/snapshot/b.h"; expect fail "snapshot including prediction"
 make_tree; echo '#include "tickwire/client/client.h"' >"$tmp/tree/server/s.cpp"; expect fail "server including client"
 make_tree; echo '#include "tickwire/server/server.h"' >"$tmp/tree/client/c.cpp"; expect fail "client including server"
+make_tree; echo '#include "tickwire/snapshot/ids.h"' >"$tmp/tree/lagcomp/h.h"; expect pass "lagcomp including snapshot"
+make_tree; echo '#include "tickwire/server/server.h"' >"$tmp/tree/lagcomp/h.cpp"; expect fail "lagcomp including server"
+make_tree; echo '#include "tickwire/prediction/x.h"' >"$tmp/tree/lagcomp/h.cpp"; expect fail "lagcomp including prediction"
+make_tree; echo '#include "tickwire/lagcomp/x.h"' >"$tmp/tree/prediction/p.cpp"; expect fail "prediction including lagcomp"
+make_tree; echo '#include "tickwire/lagcomp/x.h"' >"$tmp/tree/snapshot/p.cpp"; expect fail "snapshot including lagcomp"
+make_tree; echo '#include "tickwire/lagcomp/x.h"' >"$tmp/tree/server/s.cpp"; expect pass "the server assembling lagcomp"
+make_tree; echo '#include <enet/enet.h>' >"$tmp/tree/lagcomp/l.cpp"; expect fail "ENet in lagcomp"
 make_tree; echo '#include <enet/enet.h>' >"$tmp/tree/server/s.cpp"; expect fail "ENet outside transport/src/enet_*.cpp"
 make_tree; echo '#include <enet/enet.h>' >"$tmp/tree/transport/src/address.cpp"; expect fail "ENet in a transport source not named enet_*"
 make_tree; echo '#include <enet/enet.h>' >"$tmp/tree/transport/src/enet_guard.h"; expect fail "ENet in a transport header"

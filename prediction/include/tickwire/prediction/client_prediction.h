@@ -120,8 +120,10 @@ class ClientPrediction final : private SpawnHook {
   }
 
   // Samples the input of every tick after the newest sampled up to `tick`
-  // and predicts as far toward `tick` as max_replay_ticks allows.
-  TickOutcome sample_and_simulate(Tick tick);
+  // and predicts as far toward `tick` as max_replay_ticks allows. `view`:
+  // the interpolation time remote entities are drawn at while these inputs
+  // are sampled, which each input then claims for lag compensation.
+  TickOutcome sample_and_simulate(Tick tick, std::optional<NetworkTime> view = std::nullopt);
 
   // The server's state at `tick`: `authoritative` holds it for every entity
   // in `carried` (an id absent from `authoritative` was removed).

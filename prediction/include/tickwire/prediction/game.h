@@ -21,10 +21,12 @@
 // client predicts from exactly what the server holds and sends.
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
 
+#include "tickwire/core/network_time.h"
 #include "tickwire/core/tick.h"
 #include "tickwire/snapshot/ids.h"
 #include "tickwire/snapshot/record.h"
@@ -50,6 +52,12 @@ struct PlayerInput {
   // is the stand-in (its last input, or a neutral one). On a client: the
   // history had no input for the tick.
   bool fallback = false;
+  // On the server: the interpolation time the client says it drew the
+  // other entities at when it sampled this input (range-checked on
+  // receipt), for lag compensation. The client's word: pass it through
+  // lagcomp::RewindPolicy before rewinding to it. Absent with a stand-in,
+  // on a client, and from clients that send no view times.
+  std::optional<NetworkTime> view;
 };
 
 // The inputs of one tick: on the server every connected player's, on a

@@ -13,6 +13,7 @@
 #include "tickwire/core/sequence_buffer.h"
 #include "tickwire/core/tick.h"
 #include "tickwire/core/tick_buffer.h"
+#include "tickwire/core/view_claim.h"
 #include "tickwire/prediction/input_packet.h"
 #include "tickwire/snapshot/record.h"
 #include "tickwire/snapshot/schema.h"
@@ -38,15 +39,18 @@ class InputHistory {
   InputHistory(snapshot::Schema schema, snapshot::TypeId input_type, InputHistoryConfig config = {});
 
   // Stores the input for `tick`, snapped to what the server will decode,
-  // replacing any held for it.
-  void store(Tick tick, const snapshot::Record& input);
+  // replacing any held for it, with the view time it was sampled at (for
+  // lag compensation), if the caller knows it.
+  void store(Tick tick, const snapshot::Record& input, std::optional<ViewClaim> view = std::nullopt);
+  const ViewClaim* find_view(Tick tick) const { return views_.find(tick); }
   const snapshot::Record* find(Tick tick) const { return inputs_.find(tick); }
   std::optional<Tick> newest() const { return inputs_.newest(); }
 
   // The next packet: the newest input and up to copies - 1 older ones not
   // yet acknowledged (only inputs still held), copies being `copies` if
   // given (an InputRedundancy policy's answer), never more than the
-  // configured redundancy. Empty when none is held.
+  // configured redundancy; with their view claims when every one of them
+  // has one. Empty when none is held.
   std::optional<InputPacket> make_packet(std::optional<Tick> snapshot_ack,
                                          std::optional<std::uint32_t> copies = std::nullopt) const;
 
@@ -66,7 +70,8 @@ class InputHistory {
   snapshot::TypeId input_type_;
   InputHistoryConfig config_;
   TickBuffer<snapshot::Record> inputs_;
-  SequenceBuffer<Tick> sent_;  // packet sequence -> newest input tick in it
+  TickBuffer<ViewClaim> views_;  // by the same ticks as inputs_
+  SequenceBuffer<Tick> sent_;    // packet sequence -> newest input tick in it
   std::optional<Tick> acked_;
 };
 

@@ -14,8 +14,13 @@
 //   input i > 0     1 bit     changed from input i - 1?
 //                             if changed, per component: 1 bit changed, then
 //                             the code in its declared bits when changed
+//   has views        1 bit
+//   view claims               when has views: one per input, the run coding
+//                             of core/view_claim.h (first 16 bits, then 1 bit
+//                             while the view time keeps its distance)
 // An unchanged input costs one bit, so carrying the previous inputs again
-// for redundancy is nearly free while the player holds still.
+// for redundancy is nearly free while the player holds still; so does the
+// view time that rides with each input for lag compensation.
 //
 // Receiver obligations (tests in tests/prediction/input_packet_adversarial_test.cpp):
 //   1. Reject every truncation (RejectsEveryTruncation).
@@ -27,6 +32,9 @@
 //      whose last input or ack would pass 2^32 - 1 or go below zero
 //      (RejectsTicksPastTheEndOfTime).
 //   5. Survive random bytes (RandomBytesNeverCrash).
+//   6. Reject view claims outside their range or before tick zero, and
+//      every truncation of them (RejectsBadViewClaims); the claims' own
+//      obligations are in core/view_claim.h.
 // What the server then does with the ticks (window, duplicates, late
 // inputs) is the InputQueue's part; see input_queue.h.
 
@@ -39,6 +47,7 @@
 #include "tickwire/core/bit_stream.h"
 #include "tickwire/core/result.h"
 #include "tickwire/core/tick.h"
+#include "tickwire/core/view_claim.h"
 #include "tickwire/snapshot/record.h"
 #include "tickwire/snapshot/schema.h"
 
@@ -52,6 +61,10 @@ struct InputPacket {
   // The newest snapshot tick the client holds, for the server's baseline
   // choice. A receiver must ignore an ack newer than anything it sent.
   std::optional<Tick> snapshot_ack;
+  // Empty, or one per input: the interpolation time at which the client
+  // drew remote entities when it sampled that input (lag compensation;
+  // a claim the server checks, never trusts).
+  std::vector<ViewClaim> view_claims;
 
   // Tick of the newest input; requires at least one input.
   Tick last_tick() const { return first_tick + static_cast<std::int64_t>(inputs.size()) - 1; }
@@ -66,7 +79,8 @@ inline bool tick_in_range(std::int64_t v) {
 
 // Writes, reads or measures a packet body whose inputs are records of
 // `input_type` in `schema`. Writing fails with kInvalidArgument for no
-// inputs, more than kMaxInputsPerPacket, or a record of another type.
+// inputs, more than kMaxInputsPerPacket, a record of another type, or view
+// claims that are neither none nor one per input.
 template <class Stream>
 bool serialize_input_packet(Stream& s, InputPacket& p, const snapshot::Schema& schema, snapshot::TypeId input_type) {
   if (!schema.has_type(input_type)) return s.fail(ErrorCode::kInvalidArgument, "unknown input type");
@@ -138,6 +152,11 @@ bool serialize_input_packet(Stream& s, InputPacket& p, const snapshot::Schema& s
     }
     prev.swap(cur);
   }
+
+  bool has_views = !p.view_claims.empty();
+  if (!s.boolean(has_views)) return false;
+  if (has_views) return serialize_view_claims(s, p.view_claims, p.first_tick, count_minus_one + std::size_t{1});
+  if constexpr (Stream::kReading) p.view_claims.clear();
   return true;
 }
 

@@ -31,6 +31,7 @@
 
 #include "tickwire/core/tick.h"
 #include "tickwire/core/tick_buffer.h"
+#include "tickwire/core/view_claim.h"
 #include "tickwire/prediction/input_packet.h"
 #include "tickwire/prediction/input_validation.h"
 #include "tickwire/snapshot/record.h"
@@ -80,6 +81,9 @@ struct InputQueueStats {
 struct ConsumedInput {
   const snapshot::Record* input = nullptr;  // valid until the next call on the queue
   bool fallback = false;                    // a stand-in (see MissingInput)
+  // The view time the client claimed with this input (never with a
+  // stand-in): already range-checked on receipt, still only its word.
+  std::optional<ViewClaim> view;
 };
 
 class InputQueue {
@@ -89,8 +93,10 @@ class InputQueue {
 
   // One input for `tick`. `next_tick` is the next tick the server will
   // simulate (its current tick if it has not simulated it yet).
-  InputVerdict receive(Tick tick, const snapshot::Record& input, Tick next_tick);
-  // Every input of a decoded packet; returns how many were accepted.
+  InputVerdict receive(Tick tick, const snapshot::Record& input, Tick next_tick,
+                       std::optional<ViewClaim> view = std::nullopt);
+  // Every input of a decoded packet, with its view claim if the packet
+  // has them; returns how many were accepted.
   std::size_t receive(const InputPacket& packet, Tick next_tick);
 
   // The input for `tick`, or the stand-in. Ticks must be consumed in
@@ -113,6 +119,7 @@ class InputQueue {
   snapshot::TypeId input_type_;
   InputQueueConfig config_;
   TickBuffer<snapshot::Record> pending_;
+  TickBuffer<ViewClaim> pending_views_;  // by the same ticks as pending_
   TickBuffer<Consumed> consumed_;
   snapshot::Record last_;
   snapshot::Record neutral_;
