@@ -14,6 +14,7 @@
 #include <numbers>
 
 #include "scene.h"
+#include "sphere_physics.h"
 
 namespace tickwire::bench {
 namespace {
@@ -95,7 +96,7 @@ class AsteroidsSimple final : public Scene {
         b.v = b.v + dv;
       }
       b.p = b.p + b.v * kDt;
-      integrate_rotation(b);
+      integrate_orientation(b.q, b.w.x, b.w.y, b.w.z, kDt);
     }
     collide();
     write(world);
@@ -108,22 +109,6 @@ class AsteroidsSimple final : public Scene {
       const double l = v.length();
       if (l > 1e-3 && l <= 1.0) return v * (1.0 / l);
     }
-  }
-
-  static void integrate_rotation(Body& b) {
-    // q' = q + dt/2 * (w as a quaternion) * q, renormalized.
-    const double wx = b.w.x, wy = b.w.y, wz = b.w.z;
-    double* q = b.q;
-    const double dx = 0.5 * kDt * (wy * q[2] - wz * q[1] + q[3] * wx);
-    const double dy = 0.5 * kDt * (wz * q[0] - wx * q[2] + q[3] * wy);
-    const double dz = 0.5 * kDt * (wx * q[1] - wy * q[0] + q[3] * wz);
-    const double dw = 0.5 * kDt * (-wx * q[0] - wy * q[1] - wz * q[2]);
-    q[0] += dx;
-    q[1] += dy;
-    q[2] += dz;
-    q[3] += dw;
-    const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    for (int i = 0; i < 4; ++i) q[i] /= n;
   }
 
   // Elastic collisions of spheres: separate the overlap and exchange the

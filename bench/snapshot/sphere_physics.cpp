@@ -107,14 +107,7 @@ void SphereWorld::solve(Contact& c) {
   c.jt = jt;
 }
 
-void SphereWorld::integrate(SphereBody& b, double dt) const {
-  if (b.inv_mass == 0) return;
-  const double spin = b.w.length();
-  if (spin > config_.max_angular) b.w = b.w * (config_.max_angular / spin);
-  b.p = b.p + b.v * dt;
-  // q' = q + dt/2 * (w as a quaternion) * q, renormalized.
-  const double wx = b.w.x, wy = b.w.y, wz = b.w.z;
-  double* q = b.q;
+void integrate_orientation(double* q, double wx, double wy, double wz, double dt) {
   const double dx = 0.5 * dt * (wy * q[2] - wz * q[1] + q[3] * wx);
   const double dy = 0.5 * dt * (wz * q[0] - wx * q[2] + q[3] * wy);
   const double dz = 0.5 * dt * (wx * q[1] - wy * q[0] + q[3] * wz);
@@ -125,6 +118,14 @@ void SphereWorld::integrate(SphereBody& b, double dt) const {
   q[3] += dw;
   const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
   for (int i = 0; i < 4; ++i) q[i] /= n;
+}
+
+void SphereWorld::integrate(SphereBody& b, double dt) const {
+  if (b.inv_mass == 0) return;
+  const double spin = b.w.length();
+  if (spin > config_.max_angular) b.w = b.w * (config_.max_angular / spin);
+  b.p = b.p + b.v * dt;
+  integrate_orientation(b.q, b.w.x, b.w.y, b.w.z, dt);
 }
 
 void SphereWorld::separate() {

@@ -22,6 +22,10 @@
 
 namespace tickwire::bench {
 
+// Turns the unit quaternion q (x, y, z, w) by angular velocity (wx, wy, wz)
+// over dt: q' = q + dt/2 * (w as a quaternion) * q, renormalized.
+void integrate_orientation(double* q, double wx, double wy, double wz, double dt);
+
 struct SphereBody {
   V3 p;                        // centre, m
   V3 v;                        // m/s
