@@ -55,7 +55,7 @@ void LeadEstimator::add(Time now, Duration need) {
   const auto us = static_cast<double>(need.micros());
   max_need_us_ = samples_ == 0 ? us : std::max(max_need_us_, us);
   if (samples_ == 0) first_at_ = now;
-  newest_at_ = std::max(newest_at_, now);
+  newest_at_ = samples_ == 0 ? now : std::max(newest_at_, now);
   ++samples_;
   recent_.push_back(Sample{now, us});
   ++uncommitted_;
