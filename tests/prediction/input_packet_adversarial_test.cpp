@@ -137,7 +137,7 @@ TEST(InputPacketAdversarial, RejectsBadViewClaims) {
   InputPacket decoded;
   ASSERT_TRUE(serialize_input_packet(probe, decoded, s.schema, s.input));
   const std::size_t code_at = probe.bits_read() - 5;  // the packet's last 5 bits
-  const auto bit = [&good](std::size_t i) { return (good[i / 8] >> (i % 8)) & 1U; };
+  const auto bit = [&good](std::size_t i) { return (static_cast<unsigned>(good[i / 8]) >> (i % 8)) & 1U; };
   const auto set_bit = [&good](std::size_t i, std::uint32_t v) {
     const auto mask = static_cast<std::uint8_t>(1U << (i % 8));
     good[i / 8] = static_cast<std::uint8_t>(v != 0 ? (good[i / 8] | mask) : (good[i / 8] & ~mask));
