@@ -1,7 +1,8 @@
 #pragma once
-// Where to stop covering a tail of rare events: the rule both the lead and
-// the interpolation delay use so that a rare event is ridden out instead of
-// being paid for all the time.
+// Where to stop covering a tail of rare events: the lead's rule, so that a
+// rare event is ridden out instead of being paid for all the time. (The
+// interpolation delay weighs starved time instead of events, since a hold
+// costs in proportion to its length: interpolation_estimator.h.)
 //
 // A lead (or buffer) of x leaves late every sample above x. Covering one
 // more kind of event costs its size in latency on every frame; leaving it
@@ -22,8 +23,7 @@
 //   covered, as the ordinary spread of that link.
 //
 // One sample per event: the lead's samples are the worst arrival of each
-// feedback report (a stall that holds a dozen inputs shows as one), and the
-// delay's samples are one per starvation interval.
+// feedback report (a stall that holds a dozen inputs shows as one).
 
 #include <cstddef>
 #include <iterator>
