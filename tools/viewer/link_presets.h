@@ -1,0 +1,29 @@
+#pragma once
+// The link conditioner panel's presets: conditions the viewer's own
+// connection goes through (transport::ConditionedTransport), changed live.
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "tickwire/transport/link_conditions.h"
+
+namespace tickwire::viewer {
+
+struct LinkPreset {
+  const char* name;
+  const char* description;
+  transport::LinkConditions up;
+  transport::LinkConditions down;
+};
+
+std::span<const LinkPreset> link_presets();
+const LinkPreset* find_link_preset(std::string_view name);
+std::string link_preset_names();
+
+// The panel: presets plus sliders for latency, jitter, loss and
+// duplication (both directions alike). Returns true when the user changed
+// the conditions; `up`/`down` then hold the new ones.
+bool draw_link_panel(transport::LinkConditions& up, transport::LinkConditions& down, std::string& preset, bool* open);
+
+}  // namespace tickwire::viewer
