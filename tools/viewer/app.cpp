@@ -289,7 +289,7 @@ void App::build_ui() {
 }
 
 void App::draw_controls() {
-  ImGui::SetNextWindowBgAlpha(0.85F);
+  ImGui::SetNextWindowBgAlpha(1.0F);
   if (!ImGui::Begin("Tickwire viewer", &show_controls_)) {
     ImGui::End();
     return;
@@ -341,6 +341,7 @@ void App::draw_message() {
 void App::render_frame() {
   SDL_SetRenderDrawColor(renderer_, 14, 16, 20, 255);
   SDL_RenderClear(renderer_);
+  draw_floor(renderer_, viewport_);
   renderer_backend_draw(ImGui::GetDrawData());
 }
 

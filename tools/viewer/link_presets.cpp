@@ -56,7 +56,7 @@ std::string link_preset_names() {
 
 bool draw_link_panel(LinkConditions& up, LinkConditions& down, std::string& preset, bool* open) {
   bool changed = false;
-  ImGui::SetNextWindowBgAlpha(0.85F);
+  ImGui::SetNextWindowBgAlpha(1.0F);
   if (!ImGui::Begin("Link conditioner", open)) {
     ImGui::End();
     return false;

@@ -123,7 +123,7 @@ void NetGraph::push(const std::array<float, kSeriesCount>& sample) {
 }
 
 void NetGraph::draw_overlay(bool* open) const {
-  ImGui::SetNextWindowBgAlpha(0.8F);
+  ImGui::SetNextWindowBgAlpha(1.0F);
   if (!ImGui::Begin("Net graph (last 10 s)", open)) {
     ImGui::End();
     return;

@@ -12,6 +12,7 @@
 #include "tickwire/client/client.h"
 
 struct ImDrawList;
+struct SDL_Renderer;
 
 namespace tickwire::viewer {
 
@@ -31,6 +32,9 @@ struct Viewport {
   float to_world_x(float sx) const { return (sx - left) / scale - arena::kHalfSize; }
   float to_world_y(float sy) const { return arena::kHalfSize - (sy - top) / scale; }
 };
+
+// The floor and its 10 m grid, drawn before the draw lists.
+void draw_floor(SDL_Renderer* renderer, const Viewport& vp);
 
 class Scene {
  public:
