@@ -40,6 +40,7 @@ App::App(Options options, SDL_Window* window, SDL_Renderer* renderer)
       renderer_(renderer),
       logging_(parse_log_level(options_.log_level).value(), LogFormat::kText),
       show_graph_(options_.net_graph),
+      show_link_(options_.link_panel),
       link_preset_(options_.link_preset) {
   if (const LinkPreset* p = find_link_preset(link_preset_)) {
     link_up_ = p->up;
@@ -71,6 +72,7 @@ bool App::start() {
   config.logger = logging_.get("client");
   client_ = std::make_unique<client::Client>(
       std::move(conditioned), game_, [this](Tick t, snapshot::Record& r) { sample(t, r); }, config);
+  client_->set_draw_options({options_.prediction, options_.interpolation, options_.smoothing});
   if (!options_.script.empty()) script_ = bots::make_script(options_.script, options_.seed);
   started_ = now();
   if (auto ok = client_->connect(options_.server, started_); !ok) {
@@ -278,7 +280,8 @@ void App::build_ui() {
   }
   if (show_link_) {
     ImGui::SetNextWindowPos({viewport_.left + 20.0F, 30.0F}, ImGuiCond_FirstUseEver);
-    if (draw_link_panel(link_up_, link_down_, link_preset_, &show_link_)) {
+    if (draw_link_panel(link_up_, link_down_, link_preset_, conditioner_->uplink_stats(),
+                        conditioner_->downlink_stats(), &show_link_)) {
       if (auto ok = conditioner_->set_conditions(link_up_, link_down_); !ok) {
         std::cerr << "tickwire-viewer: link conditioner: " << ok.error().detail << "\n";
       }
@@ -295,9 +298,10 @@ void App::draw_controls() {
     return;
   }
   const client::Client& c = *client_;
-  ImGui::Text("%s to %s as %s (client %u), %zu players", client::to_string(c.state()), options_.connect.c_str(),
-              options_.name.c_str(), c.client_id().value_or(0U), players_drawn_);
-  ImGui::Text("tick %u, server tick %u, link: %s", c.predicted_tick() ? c.predicted_tick()->value() : 0U,
+  ImGui::Text("%s to %s as client %u", client::to_string(c.state()), options_.connect.c_str(),
+              c.client_id().value_or(0U));
+  ImGui::Text("%zu players, tick %u, server tick %u, link %s", players_drawn_,
+              c.predicted_tick() ? c.predicted_tick()->value() : 0U,
               c.authoritative_tick() ? c.authoritative_tick()->value() : 0U, link_preset_.c_str());
   client::DrawOptions d = c.draw_options();
   bool changed = ImGui::Checkbox("prediction (P)", &d.prediction);

@@ -54,7 +54,8 @@ std::string link_preset_names() {
   return names;
 }
 
-bool draw_link_panel(LinkConditions& up, LinkConditions& down, std::string& preset, bool* open) {
+bool draw_link_panel(LinkConditions& up, LinkConditions& down, std::string& preset,
+                     const transport::SimLinkStats& up_stats, const transport::SimLinkStats& down_stats, bool* open) {
   bool changed = false;
   ImGui::SetNextWindowBgAlpha(1.0F);
   if (!ImGui::Begin("Link conditioner", open)) {
@@ -91,6 +92,12 @@ bool draw_link_panel(LinkConditions& up, LinkConditions& down, std::string& pres
     }
     preset = "custom";
     changed = true;
+  }
+  for (const auto& [name, st] : {std::pair{"up", &up_stats}, std::pair{"down", &down_stats}}) {
+    ImGui::Text("%-4s %llu sent, %llu lost, %llu duplicated, mean delay %.1f ms", name,
+                static_cast<unsigned long long>(st->sent), static_cast<unsigned long long>(st->dropped_loss),
+                static_cast<unsigned long long>(st->duplicated),
+                st->delivered > 0 ? st->total_delay.millis_f() / static_cast<double>(st->delivered) : 0.0);
   }
   ImGui::End();
   return changed;

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "tickwire/transport/link_conditions.h"
+#include "tickwire/transport/sim_network.h"
 
 namespace tickwire::viewer {
 
@@ -24,6 +25,8 @@ std::string link_preset_names();
 // The panel: presets plus sliders for latency, jitter, loss and
 // duplication (both directions alike). Returns true when the user changed
 // the conditions; `up`/`down` then hold the new ones.
-bool draw_link_panel(transport::LinkConditions& up, transport::LinkConditions& down, std::string& preset, bool* open);
+// `up_stats`/`down_stats`: what the conditioner did so far, shown below.
+bool draw_link_panel(transport::LinkConditions& up, transport::LinkConditions& down, std::string& preset,
+                     const transport::SimLinkStats& up_stats, const transport::SimLinkStats& down_stats, bool* open);
 
 }  // namespace tickwire::viewer

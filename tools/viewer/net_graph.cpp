@@ -140,14 +140,14 @@ void NetGraph::draw_overlay(bool* open) const {
     ImGui::PushID(static_cast<int>(i));
     ImGui::PlotLines("", data, static_cast<int>(count_), static_cast<int>(offset()), overlay,
                      s == Series::kTimeScale ? 0.9F : 0.0F, s == Series::kTimeScale ? 1.1F : std::max(hi * 1.2F, 1.0F),
-                     ImVec2(width, 30.0F));
+                     ImVec2(width, 24.0F));
     ImGui::PopID();
   }
-  ImGui::Text("totals: %llu mispredictions, %llu rollbacks, %llu late, %llu missing, %llu hard resets",
-              static_cast<unsigned long long>(totals_.mispredictions),
-              static_cast<unsigned long long>(totals_.rollbacks), static_cast<unsigned long long>(totals_.late_inputs),
-              static_cast<unsigned long long>(totals_.missing_inputs),
-              static_cast<unsigned long long>(totals_.hard_resets));
+  ImGui::TextWrapped(
+      "totals: %llu mispredictions, %llu rollbacks, %llu late, %llu missing, %llu hard resets",
+      static_cast<unsigned long long>(totals_.mispredictions), static_cast<unsigned long long>(totals_.rollbacks),
+      static_cast<unsigned long long>(totals_.late_inputs), static_cast<unsigned long long>(totals_.missing_inputs),
+      static_cast<unsigned long long>(totals_.hard_resets));
   ImGui::End();
 }
 

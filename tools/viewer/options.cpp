@@ -44,6 +44,10 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
   app.add_option("--height", o.height, "Window height")->capture_default_str()->check(CLI::Range(480, 4320));
   app.add_option("--frame-rate", o.frame_rate, "Frames per second")->capture_default_str()->check(CLI::Range(10, 1000));
   app.add_flag("!--no-net-graph", o.net_graph, "Start with the net graph hidden");
+  app.add_flag("--link-panel", o.link_panel, "Start with the link conditioner panel shown");
+  app.add_flag("!--no-prediction", o.prediction, "Start with the own player drawn from the snapshots (P)");
+  app.add_flag("!--no-interpolation", o.interpolation, "Start with the snapshots drawn raw (I)");
+  app.add_flag("!--no-smoothing", o.smoothing, "Start with corrections drawn as jumps (M)");
   std::vector<std::string> presets;
   for (const LinkPreset& p : link_presets()) presets.push_back(p.name);
   app.add_option("--link", o.link_preset, "Link conditioner preset at start: " + link_preset_names())

@@ -25,6 +25,11 @@ struct Options {
   int height = 800;
   int frame_rate = 60;
   bool net_graph = true;
+  bool link_panel = false;
+  // The teaching toggles at start (client::DrawOptions).
+  bool prediction = true;
+  bool interpolation = true;
+  bool smoothing = true;
   std::string link_preset = "off";  // the link conditioner's preset at start
   std::string log_level = "warn";
 };

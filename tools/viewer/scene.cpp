@@ -98,15 +98,20 @@ void Scene::draw(ImDrawList* list, const Viewport& vp, const client::Client& c, 
     const bool mine = self && id == *self;
     const ImVec2 p = at(vp, view.get(id, s.player_position));
     if (mine) continue;  // drawn last, on top
-    if (toggles.snapshot_markers && newest.contains(id)) {
-      const ImVec2 m = at(vp, newest.get(id, s.player_position));
-      list->AddLine({m.x - 4, m.y - 4}, {m.x + 4, m.y + 4}, kMarker, 2.0F);
-      list->AddLine({m.x - 4, m.y + 4}, {m.x + 4, m.y - 4}, kMarker, 2.0F);
-    }
     list->AddCircleFilled(p, r, kOther, 20);
     health_bar(list, p, r, view.get(id, s.player_health));
     std::snprintf(label, sizeof label, "%d", view.get(id, s.player_owner));
     list->AddText({p.x + r + 2, p.y - 6}, IM_COL32(170, 190, 230, 255), label);
+  }
+  // Over the players: the newest snapshot is usually within a few pixels
+  // of the interpolated drawing.
+  if (toggles.snapshot_markers) {
+    for (snapshot::EntityId id : newest.entities(s.player_type)) {
+      if (self && id == *self) continue;
+      const ImVec2 m = at(vp, newest.get(id, s.player_position));
+      list->AddLine({m.x - 5, m.y - 5}, {m.x + 5, m.y + 5}, kMarker, 2.0F);
+      list->AddLine({m.x - 5, m.y + 5}, {m.x + 5, m.y - 5}, kMarker, 2.0F);
+    }
   }
 
   for (const Flash& f : flashes_) {

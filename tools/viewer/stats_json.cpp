@@ -70,6 +70,11 @@ std::string App::stats_json(const std::string& exit_reason) const {
     o << ",\n  \"wire\": {\"bytes_received\": " << wire->bytes_received << ", \"bytes_sent\": " << wire->bytes_sent
       << "}";
   }
+  const transport::SimLinkStats& up = conditioner_->uplink_stats();
+  const transport::SimLinkStats& down = conditioner_->downlink_stats();
+  o << ",\n  \"link\": {\"preset\": \"" << link_preset_ << "\", \"up_sent\": " << up.sent
+    << ", \"up_lost\": " << up.dropped_loss << ", \"down_sent\": " << down.sent
+    << ", \"down_lost\": " << down.dropped_loss << "}";
   o << "\n}\n";
   return o.str();
 }
