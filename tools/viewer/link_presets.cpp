@@ -28,21 +28,24 @@ LinkConditions stalling() {
   return c;
 }
 
-const std::array<LinkPreset, 6> kPresets = {{
-    {"off", "nothing added: the real loopback link", {}, {}},
-    {"broadband", "30 ms each way, 3 ms jitter", link(30, 3, 0.0), link(30, 3, 0.0)},
-    {"mobile", "60 ms each way, 15 ms jitter, 2% loss", link(60, 15, 0.02), link(60, 15, 0.02)},
-    {"lossy", "40 ms each way, 10% loss, 5% duplicated", link(40, 5, 0.10, 0.05), link(40, 5, 0.10, 0.05)},
-    {"far", "120 ms each way, 10 ms jitter", link(120, 10, 0.0), link(120, 10, 0.0)},
-    {"stalls", "20 ms each way with rare 150-600 ms stalls", stalling(), stalling()},
-}};
+const std::array<LinkPreset, 6>& presets() {
+  static const std::array<LinkPreset, 6> all = {{
+      {"off", "nothing added: the real loopback link", {}, {}},
+      {"broadband", "30 ms each way, 3 ms jitter", link(30, 3, 0.0), link(30, 3, 0.0)},
+      {"mobile", "60 ms each way, 15 ms jitter, 2% loss", link(60, 15, 0.02), link(60, 15, 0.02)},
+      {"lossy", "40 ms each way, 10% loss, 5% duplicated", link(40, 5, 0.10, 0.05), link(40, 5, 0.10, 0.05)},
+      {"far", "120 ms each way, 10 ms jitter", link(120, 10, 0.0), link(120, 10, 0.0)},
+      {"stalls", "20 ms each way with rare 150-600 ms stalls", stalling(), stalling()},
+  }};
+  return all;
+}
 
 }  // namespace
 
-std::span<const LinkPreset> link_presets() { return kPresets; }
+std::span<const LinkPreset> link_presets() { return presets(); }
 
 const LinkPreset* find_link_preset(std::string_view name) {
-  for (const LinkPreset& p : kPresets) {
+  for (const LinkPreset& p : presets()) {
     if (name == p.name) return &p;
   }
   return nullptr;
@@ -50,7 +53,7 @@ const LinkPreset* find_link_preset(std::string_view name) {
 
 std::string link_preset_names() {
   std::string names;
-  for (const LinkPreset& p : kPresets) names += (names.empty() ? "" : ", ") + std::string(p.name);
+  for (const LinkPreset& p : presets()) names += (names.empty() ? "" : ", ") + std::string(p.name);
   return names;
 }
 
@@ -63,7 +66,7 @@ bool draw_link_panel(LinkConditions& up, LinkConditions& down, std::string& pres
     return false;
   }
   ImGui::TextUnformatted("This client's own link (both directions):");
-  for (const LinkPreset& p : kPresets) {
+  for (const LinkPreset& p : presets()) {
     if (ImGui::RadioButton(p.name, preset == p.name)) {
       preset = p.name;
       up = p.up;

@@ -29,8 +29,8 @@ int main(int argc, char** argv) {
 
   // The viewer handles SIGINT itself, so it leaves the server cleanly.
   SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
+  (void)std::signal(SIGINT, on_signal);
+  (void)std::signal(SIGTERM, on_signal);
   if (SDL_Init(SDL_INIT_VIDEO) != 0) {
     std::cerr << "tickwire-viewer: cannot start the video system: " << SDL_GetError()
               << " (no display? run under xvfb-run for headless use)\n";

@@ -133,7 +133,8 @@ void NetGraph::draw_overlay(bool* open) const {
   for (std::size_t i = 0; i < kSeriesCount; ++i) {
     const auto s = static_cast<Series>(i);
     char overlay[64];
-    std::snprintf(overlay, sizeof overlay, "%s %.2f %s", kInfo[i].name, static_cast<double>(latest(s)), kInfo[i].unit);
+    (void)std::snprintf(overlay, sizeof overlay, "%s %.2f %s", kInfo[i].name, static_cast<double>(latest(s)),
+                        kInfo[i].unit);
     const float* data = values(s);
     float hi = 0.0F;
     for (std::size_t k = 0; k < count_; ++k) hi = std::max(hi, data[k]);

@@ -66,7 +66,8 @@ void draw_floor(SDL_Renderer* renderer, const Viewport& vp) {
   const SDL_Rect floor{px(vp.x(-h)), px(vp.y(h)), px(2.0F * h * vp.scale), px(2.0F * h * vp.scale)};
   SDL_RenderFillRect(renderer, &floor);
   SDL_SetRenderDrawColor(renderer, 48, 54, 62, 255);
-  for (float g = -h + 10.0F; g < h; g += 10.0F) {
+  for (int line = 1; line < 8; ++line) {
+    const float g = -h + 10.0F * static_cast<float>(line);
     SDL_RenderDrawLine(renderer, px(vp.x(g)), px(vp.y(h)), px(vp.x(g)), px(vp.y(-h)));
     SDL_RenderDrawLine(renderer, px(vp.x(-h)), px(vp.y(g)), px(vp.x(h)), px(vp.y(g)));
   }
@@ -100,7 +101,7 @@ void Scene::draw(ImDrawList* list, const Viewport& vp, const client::Client& c, 
     if (mine) continue;  // drawn last, on top
     list->AddCircleFilled(p, r, kOther, 20);
     health_bar(list, p, r, view.get(id, s.player_health));
-    std::snprintf(label, sizeof label, "%d", view.get(id, s.player_owner));
+    (void)std::snprintf(label, sizeof label, "%d", view.get(id, s.player_owner));
     list->AddText({p.x + r + 2, p.y - 6}, IM_COL32(170, 190, 230, 255), label);
   }
   // Over the players: the newest snapshot is usually within a few pixels

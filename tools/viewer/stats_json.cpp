@@ -4,6 +4,7 @@
 // client's own stats read for that sample.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -17,7 +18,7 @@ namespace {
 double quantile(std::vector<double> v, double q) {
   if (v.empty()) return 0.0;
   std::sort(v.begin(), v.end());
-  const auto i = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5);
+  const auto i = static_cast<std::size_t>(std::lround(q * static_cast<double>(v.size() - 1)));
   return v[std::min(i, v.size() - 1)];
 }
 
