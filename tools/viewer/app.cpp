@@ -298,7 +298,7 @@ void App::draw_controls() {
     return;
   }
   const client::Client& c = *client_;
-  ImGui::Text("%s to %s as client %u", client::to_string(c.state()), options_.connect.c_str(),
+  ImGui::Text("%s (server %s, client %u)", client::to_string(c.state()), options_.connect.c_str(),
               c.client_id().value_or(0U));
   ImGui::Text("%zu players, tick %u, server tick %u, link %s", players_drawn_,
               c.predicted_tick() ? c.predicted_tick()->value() : 0U,

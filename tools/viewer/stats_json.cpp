@@ -36,6 +36,7 @@ std::string App::stats_json(const std::string& exit_reason) const {
   o << "  \"exit_reason\": \"" << exit_reason << "\",\n";
   o << "  \"client_id\": " << c.client_id().value_or(0U) << ",\n";
   o << "  \"players_drawn\": " << players_drawn_ << ",\n";
+  if (self_) o << "  \"self\": {\"x\": " << self_->x << ", \"y\": " << self_->y << "},\n";
   o << "  \"correction_flashes\": " << scene_.flashes_shown() << ",\n";
   o << "  \"frames\": " << frames_ << ",\n";
   o << "  \"frame_ms_p50\": " << quantile(frame_ms_, 0.50) << ",\n";
