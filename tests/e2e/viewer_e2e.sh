@@ -6,8 +6,8 @@
 # players' colours among them), and that the net graph's figures are the
 # client's: its newest levels equal the client's stats read at the same
 # moment and its per-interval changes add up to the client's counters.
-# Then the server goes away under a running viewer, which must say so and
-# exit with 3, and a SIGINT must end a viewer with 0.
+# Bad flags get a clear message and exit 2; a SIGINT ends a viewer with 0;
+# when the server goes away under a running viewer it says so and exits 3.
 # Usage: viewer_e2e.sh SERVER_BIN BOTS_BIN VIEWER_BIN
 set -u
 server_bin=${1:?server binary}
@@ -17,6 +17,22 @@ if ! command -v xvfb-run >/dev/null || ! command -v Xvfb >/dev/null; then
   echo "SKIP: xvfb-run or Xvfb not installed"
   exit 77
 fi
+# Bad flags: a clear message and exit 2, before any window opens.
+bad_flags() {  # bad_flags EXPECTED_TEXT ARGS...
+  local want=$1
+  shift
+  local out
+  out=$("$viewer_bin" "$@" 2>&1)
+  local status=$?
+  [ "$status" -eq 2 ] || { echo "viewer $* exited with $status (want 2): $out"; exit 1; }
+  grep -q -- "$want" <<<"$out" || { echo "viewer $*: no '$want' in: $out"; exit 1; }
+}
+bad_flags "not in {idle" --script nope
+bad_flags "requires --screenshot" --after 3
+bad_flags "missing port" --connect nohost
+bad_flags "not in range" --frame-rate 0
+bad_flags "not expected" --bogus
+
 work=$(mktemp -d)
 server_pid=
 bots_pid=
@@ -114,7 +130,8 @@ PY
 [ $? -eq 0 ] || exit 1
 
 # SIGINT ends a running viewer cleanly, with 0.
-xvfb "$viewer_bin" --connect "127.0.0.1:$port" --script wander --stats-json "$work/int.json" >"$work/int.log" 2>&1 &
+xvfb "$viewer_bin" --connect "127.0.0.1:$port" --script wander --duration 20 --stats-json "$work/int.json" \
+  >"$work/int.log" 2>&1 &
 viewer_pid=$!
 for _ in $(seq 50); do grep -q "connected to" "$work/int.log" && break; sleep 0.1; done
 # The viewer itself, not xvfb-run: its command line starts with its path.
