@@ -28,7 +28,7 @@ build/server/app/tickwire-server --bind 127.0.0.1 --port "$port" >"$out/server.l
 server_pid=$!
 pids+=("$server_pid")
 for _ in $(seq 50); do
-  grep -q "listening on" "$out/server.log" && break
+  grep -qs "listening on" "$out/server.log" && break
   kill -0 "$server_pid" 2>/dev/null || { cat "$out/server.log"; echo "play: the server did not start" >&2; exit 1; }
   sleep 0.1
 done
