@@ -1,7 +1,5 @@
 #include "net_graph.h"
 
-#include <imgui.h>
-
 #include <algorithm>
 #include <cstdio>
 
@@ -51,6 +49,7 @@ std::uint64_t delta(std::uint64_t now, std::uint64_t before) { return now >= bef
 
 const char* series_name(Series s) { return kInfo[static_cast<std::size_t>(s)].name; }
 const char* series_key(Series s) { return kInfo[static_cast<std::size_t>(s)].key; }
+const char* series_unit(Series s) { return kInfo[static_cast<std::size_t>(s)].unit; }
 
 float NetGraph::latest(Series s) const {
   if (count_ == 0) return 0.0F;
@@ -120,36 +119,6 @@ void NetGraph::push(const std::array<float, kSeriesCount>& sample) {
   next_ = (next_ + 1) % kSamples;
   count_ = std::min(count_ + 1, kSamples);
   ++samples_taken_;
-}
-
-void NetGraph::draw_overlay(bool* open) const {
-  ImGui::SetNextWindowBgAlpha(1.0F);
-  if (!ImGui::Begin("Net graph (last 10 s)", open)) {
-    ImGui::End();
-    return;
-  }
-  const float width = ImGui::GetContentRegionAvail().x;
-  // Plots read a ring; ImGui's values_offset starts at the oldest sample.
-  for (std::size_t i = 0; i < kSeriesCount; ++i) {
-    const auto s = static_cast<Series>(i);
-    char overlay[64];
-    (void)std::snprintf(overlay, sizeof overlay, "%s %.2f %s", kInfo[i].name, static_cast<double>(latest(s)),
-                        kInfo[i].unit);
-    const float* data = values(s);
-    float hi = 0.0F;
-    for (std::size_t k = 0; k < count_; ++k) hi = std::max(hi, data[k]);
-    ImGui::PushID(static_cast<int>(i));
-    ImGui::PlotLines("", data, static_cast<int>(count_), static_cast<int>(offset()), overlay,
-                     s == Series::kTimeScale ? 0.9F : 0.0F, s == Series::kTimeScale ? 1.1F : std::max(hi * 1.2F, 1.0F),
-                     ImVec2(width, 24.0F));
-    ImGui::PopID();
-  }
-  ImGui::TextWrapped(
-      "totals: %llu mispredictions, %llu rollbacks, %llu late, %llu missing, %llu hard resets",
-      static_cast<unsigned long long>(totals_.mispredictions), static_cast<unsigned long long>(totals_.rollbacks),
-      static_cast<unsigned long long>(totals_.late_inputs), static_cast<unsigned long long>(totals_.missing_inputs),
-      static_cast<unsigned long long>(totals_.hard_resets));
-  ImGui::End();
 }
 
 }  // namespace tickwire::viewer

@@ -51,6 +51,7 @@ enum class Series : std::uint8_t {
 inline constexpr std::size_t kSeriesCount = static_cast<std::size_t>(Series::kCount);
 const char* series_name(Series s);
 const char* series_key(Series s);  // snake_case, for JSON
+const char* series_unit(Series s);
 
 class NetGraph {
  public:
@@ -84,7 +85,7 @@ class NetGraph {
   // The client's stats as read for the newest sample.
   const client::ClientStats& stats_at_latest() const { return last_stats_; }
 
-  // Draws the overlay (an ImGui window).
+  // Draws the overlay (an ImGui window; net_graph_overlay.cpp).
   void draw_overlay(bool* open) const;
 
  private:
