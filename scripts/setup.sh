@@ -9,6 +9,7 @@ packages=(
   libenet-dev libspdlog-dev libfmt-dev libcli11-dev
   prometheus-cpp-dev libcpp-httplib-dev libsodium-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libsdl2-dev libimgui-dev xvfb xauth
   clang clang-format clang-tidy libclang-rt-dev
 )
 

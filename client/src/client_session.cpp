@@ -35,6 +35,7 @@ void Client::start_session() {
   pc.inputs = config_.inputs;
   pc.smoothing = config_.smoothing;
   prediction_ = std::make_unique<prediction::ClientPrediction>(game_.schema(), game_, sampler_, pc);
+  prediction_->set_smoothing(draw_options_.smoothing);
   redundancy_ = prediction::InputRedundancy(config_.input_redundancy);  // a new session learns its uplink anew
   resend_at_.reset();
   receiver_.reset();
@@ -213,11 +214,23 @@ void Client::resend_inputs(Time now) {
   if (send_input_packet(now)) ++stats_.input_resends;
 }
 
+void Client::set_draw_options(const DrawOptions& options) {
+  draw_options_ = options;
+  if (prediction_) prediction_->set_smoothing(options.smoothing);
+}
+
 void Client::draw() {
   if (!time_->initialized()) return;
-  prediction_->render(time_->predicted_time(), view_);
-  interpolator_.sample(receiver_, time_->interpolation_time().ticks_f(), view_,
-                       [this](EntityId id) { return prediction_->predicts(id); });
+  // Without prediction the interpolator owns every entity, and removes the
+  // predicted spawns the server has not sent.
+  const bool predict = draw_options_.prediction;
+  if (predict) prediction_->render(time_->predicted_time(), view_);
+  double at = time_->interpolation_time().ticks_f();
+  if (!draw_options_.interpolation) {
+    if (auto newest = receiver_.newest()) at = static_cast<double>(newest->value());
+  }
+  interpolator_.sample(receiver_, at, view_,
+                       [this, predict](EntityId id) { return predict && prediction_->predicts(id); });
 }
 
 void Client::refresh_stats() {

@@ -59,6 +59,7 @@ void ClientPrediction::render(const NetworkTime& predicted_time, snapshot::World
         if (base_state(id, *type, *t, then_slots)) then = then_slots;
       }
       smoother_.draw(id, *type, ticks, base, then, drawn);
+      if (!smoothing_) std::copy(base.begin(), base.end(), drawn.begin());
       if (out.type_of(id) != type) {
         out.despawn(id);
         if (!out.spawn_at(id, *type)) continue;

@@ -74,6 +74,26 @@ TEST(Smoothing, WithoutSmoothingTheSameCorrectionPops) {
   EXPECT_GT(run_and_draw(l, 120, out).largest_step, 2.5F);
 }
 
+TEST(Smoothing, TurnedOffTheSameCorrectionPopsAndBackOnItSlides) {
+  PredictionConfig c;
+  c.smoothing.duration = Duration::millis(100);
+  Lockstep l(c);
+  push_at_50(l);
+  l.start();
+  l.client->set_smoothing(false);
+  EXPECT_FALSE(l.client->smoothing());
+  snapshot::World out(l.s.schema, l.client->world_config());
+  EXPECT_GT(run_and_draw(l, 120, out).largest_step, 2.5F);
+
+  Lockstep on(c);
+  push_at_50(on);
+  on.start();
+  on.client->set_smoothing(false);
+  on.client->set_smoothing(true);
+  snapshot::World out_on(on.s.schema, on.client->world_config());
+  EXPECT_LT(run_and_draw(on, 120, out_on).largest_step, 1.0F);
+}
+
 TEST(Smoothing, ErrorIsGoneAfterTheDuration) {
   PredictionConfig c;
   c.smoothing.duration = Duration::millis(100);

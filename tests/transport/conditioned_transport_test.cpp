@@ -145,6 +145,44 @@ TEST(ConditionedTransport, LatencyHoldsASendUntilItsTime) {
   EXPECT_EQ(rig.sent[0].at, Time::from_micros(50'000));
 }
 
+TEST(ConditionedTransport, ConditionsChangedLiveApplyToLaterDatagrams) {
+  Rig rig(ConditionedConfig{});
+  rig.send(1, Time());
+  ASSERT_EQ(rig.sent.size(), 1U);  // a perfect link: out at once
+  LinkConditions up;
+  up.latency = Duration::millis(30);
+  LinkConditions down;
+  down.loss = 1.0;
+  ASSERT_TRUE(rig.link->set_conditions(up, down).ok());
+  EXPECT_EQ(rig.link->up_conditions().latency, Duration::millis(30));
+  rig.send(2, Time::from_micros(1'000));
+  rig.drain(Time::from_micros(30'999));
+  EXPECT_EQ(rig.sent.size(), 1U) << "the new latency did not hold the send";
+  rig.drain(Time::from_micros(31'000));
+  ASSERT_EQ(rig.sent.size(), 2U);
+  EXPECT_EQ(index_of(rig.sent[1].bytes), 2U);
+  rig.events.push_back(received(5));
+  EXPECT_TRUE(rig.drain(Time::from_micros(40'000)).empty()) << "the new downlink loss let a datagram through";
+  // Back to a perfect link.
+  ASSERT_TRUE(rig.link->set_conditions({}, {}).ok());
+  rig.events.push_back(received(6));
+  const auto got = rig.drain(Time::from_micros(41'000));
+  ASSERT_EQ(got.size(), 1U);
+  EXPECT_EQ(index_of(got[0].data), 6U);
+}
+
+TEST(ConditionedTransport, InvalidLiveConditionsAreRefusedAndChangeNothing) {
+  Rig rig(ConditionedConfig{});
+  LinkConditions bad;
+  bad.loss = 1.5;
+  const auto result = rig.link->set_conditions(LinkConditions{}, bad);
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.error().detail.find("down"), std::string::npos) << result.error().detail;
+  EXPECT_EQ(rig.link->down_conditions().loss, 0.0);
+  rig.send(1, Time());
+  EXPECT_EQ(rig.sent.size(), 1U);
+}
+
 TEST(ConditionedTransport, LatencyHoldsAReceiveUntilItsTime) {
   ConditionedConfig config;
   config.down.latency = Duration::millis(40);

@@ -30,6 +30,14 @@ ConditionedTransport::ConditionedTransport(std::unique_ptr<Transport> inner, Con
 
 ConditionedTransport::~ConditionedTransport() = default;
 
+Result<void> ConditionedTransport::set_conditions(const LinkConditions& up, const LinkConditions& down) {
+  if (auto ok = up.validate(); !ok) return make_error(ErrorCode::kInvalidArgument, "up: " + ok.error().detail);
+  if (auto ok = down.validate(); !ok) return make_error(ErrorCode::kInvalidArgument, "down: " + ok.error().detail);
+  config_.up = up;
+  config_.down = down;
+  return {};
+}
+
 Result<PeerId> ConditionedTransport::connect(const Address& remote, Time now) {
   release_outgoing(now);
   return inner_->connect(remote, now);

@@ -123,6 +123,16 @@ struct ClientStats {
   std::uint64_t late_burst_seconds = 0;       // whole seconds in which over 1% of the inputs sent were late
 };
 
+// What update() draws into view(): teaching toggles for a viewer. They
+// change only the drawing; prediction, inputs and snapshots run as always,
+// so turning one back on shows the usual picture at once.
+struct DrawOptions {
+  bool prediction = true;     // off: this client's own entities drawn from the snapshots, like the others
+  bool interpolation = true;  // off: entities drawn from the snapshots are at the newest one, raw
+  bool smoothing = true;      // off: a correction of a predicted entity is drawn as the jump it is
+  bool operator==(const DrawOptions&) const = default;
+};
+
 class Client {
  public:
   // `game` must outlive the client; `sampler` fills in the player's input
@@ -168,6 +178,9 @@ class Client {
   // interpolated at the interpolation time. Ids are the server's, except
   // predicted spawns not yet confirmed (ids above the server's range).
   const snapshot::World& view() const { return view_; }
+  // Applies from the next update(), and to later sessions.
+  void set_draw_options(const DrawOptions& options);
+  const DrawOptions& draw_options() const { return draw_options_; }
   // The player's avatar, once the server spawned it and a snapshot
   // carried it.
   std::optional<EntityId> avatar() const { return avatar_; }
@@ -255,6 +268,7 @@ class Client {
   std::optional<Tick> newest_server_tick_;
   std::optional<EntityId> avatar_;
   snapshot::World view_;
+  DrawOptions draw_options_;
   std::vector<EntityId> carried_;
   std::vector<EntityId> wanted_;
   std::vector<EntityId> drop_;

@@ -141,6 +141,11 @@ class ClientPrediction final : private SpawnHook {
   // predicted_time minus one tick, blended between the two ticks around
   // it, plus what remains of any correction's error (see RenderSmoother).
   void render(const NetworkTime& predicted_time, snapshot::World& out);
+  // Off: render() draws the unsmoothed state, so a correction shows as the
+  // jump it is (a viewer's teaching toggle). The smoother keeps tracking
+  // corrections either way, so turning it back on resumes cleanly.
+  void set_smoothing(bool on) { smoothing_ = on; }
+  bool smoothing() const { return smoothing_; }
 
   // The next input packet body (see InputHistory::make_packet).
   std::optional<InputPacket> make_input_packet(std::optional<Tick> snapshot_ack,
@@ -224,6 +229,7 @@ class ClientPrediction final : private SpawnHook {
 
   std::vector<SpawnEvent> events_;
   PredictionStats stats_;
+  bool smoothing_ = true;
 };
 
 }  // namespace tickwire::prediction

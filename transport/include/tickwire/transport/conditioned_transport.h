@@ -79,6 +79,15 @@ class ConditionedTransport final : public Transport {
   std::optional<Address> local_address() const override;
   const TransportLimits& limits() const override;
 
+  // Changes the conditions from now on, as a link conditioner panel does:
+  // what each link already holds keeps the delivery time it was given, and
+  // since the links stay first in, first out, a shorter latency takes
+  // effect once the longer-held datagrams are out. Fails with
+  // kInvalidArgument (the conditions unchanged) when either fails validate().
+  Result<void> set_conditions(const LinkConditions& up, const LinkConditions& down);
+  const LinkConditions& up_conditions() const { return config_.up; }
+  const LinkConditions& down_conditions() const { return config_.down; }
+
   const SimLinkStats& uplink_stats() const { return up_.stats(); }
   const SimLinkStats& downlink_stats() const { return down_.stats(); }
   // Datagrams held back by the links right now, both directions.

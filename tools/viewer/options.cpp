@@ -1,0 +1,73 @@
+#include "options.h"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "link_presets.h"
+#include "scripts.h"
+
+namespace tickwire::viewer {
+
+std::variant<Options, int> parse_options(int argc, const char* const* argv) {
+  Options o;
+  CLI::App app{
+      "tickwire-viewer: joins a Tickwire server hosting the arena and plays it in a window, drawing what the "
+      "netcode does (prediction, the server's view, interpolation, corrections) with a net graph. Keys: WASD or "
+      "arrows move, Shift dashes, the left mouse button or Space shoots, the mouse aims; G net graph, L link "
+      "conditioner, P/I/M prediction/interpolation/smoothing, Esc quits. Exit 0 when it ends normally, 1 when it "
+      "cannot start, 2 for bad flags, 3 when the server refused it or went away.",
+      "tickwire-viewer"};
+  app.get_formatter()->column_width(30);
+  app.add_option("--connect", o.connect, "Server address HOST:PORT")->capture_default_str();
+  app.add_option("--name", o.name, "Player name")->capture_default_str();
+  std::string names;
+  std::vector<std::string> script_list;
+  for (const bots::ScriptInfo& info : bots::scripts()) {
+    script_list.push_back(info.name);
+    names += "\n  " + info.name + ": " + info.description;
+  }
+  app.add_option("--script", o.script, "Play like a bot instead of from the keyboard:" + names)
+      ->check(CLI::IsMember(script_list));
+  app.add_option("--seed", o.seed, "Seed of the --script")->capture_default_str();
+  app.add_option("--duration", o.duration_s, "Seconds to run, then leave (default: until the window closes)")
+      ->check(CLI::Range(0.1, 1e6));
+  auto* shot =
+      app.add_option("--screenshot", o.screenshot, "Write a PNG of the window to FILE after --after s, then exit");
+  app.add_option("--after", o.after_s, "Seconds from start to the --screenshot")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 3600.0))
+      ->needs(shot);
+  app.add_option("--stats-json", o.stats_json,
+                 "Write the session's figures to FILE at exit: connection, the net graph's newest values and "
+                 "totals, the client's stats, frame times");
+  app.add_option("--width", o.width, "Window width")->capture_default_str()->check(CLI::Range(640, 7680));
+  app.add_option("--height", o.height, "Window height")->capture_default_str()->check(CLI::Range(480, 4320));
+  app.add_option("--frame-rate", o.frame_rate, "Frames per second")->capture_default_str()->check(CLI::Range(10, 1000));
+  app.add_flag("!--no-net-graph", o.net_graph, "Start with the net graph hidden");
+  app.add_flag("--link-panel", o.link_panel, "Start with the link conditioner panel shown");
+  app.add_flag("!--no-prediction", o.prediction, "Start with the own player drawn from the snapshots (P)");
+  app.add_flag("!--no-interpolation", o.interpolation, "Start with the snapshots drawn raw (I)");
+  app.add_flag("!--no-smoothing", o.smoothing, "Start with corrections drawn as jumps (M)");
+  std::vector<std::string> presets;
+  for (const LinkPreset& p : link_presets()) presets.push_back(p.name);
+  app.add_option("--link", o.link_preset, "Link conditioner preset at start: " + link_preset_names())
+      ->capture_default_str()
+      ->check(CLI::IsMember(presets));
+  app.add_option("--log-level", o.log_level, "Log level of the client runtime (to stderr)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  auto server = transport::Address::parse(o.connect);
+  if (!server) {
+    std::cerr << "tickwire-viewer: --connect: " << server.error().detail << "\n";
+    return 2;
+  }
+  o.server = *server;
+  return o;
+}
+
+}  // namespace tickwire::viewer

@@ -1,0 +1,41 @@
+#pragma once
+// tickwire-viewer's command line.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "tickwire/transport/transport.h"
+
+namespace tickwire::viewer {
+
+struct Options {
+  std::string connect = "127.0.0.1:7777";
+  transport::Address server;
+  std::string name = "viewer";
+  // Empty: the keyboard and mouse play; else a bot script plays.
+  std::string script;
+  std::uint64_t seed = 1;
+  double duration_s = 0.0;  // 0: until the window closes
+  std::string screenshot;   // PNG written after `after_s`, then the viewer exits
+  double after_s = 3.0;
+  std::string stats_json;  // written at exit
+  int width = 1280;
+  int height = 800;
+  int frame_rate = 60;
+  bool net_graph = true;
+  bool link_panel = false;
+  // The teaching toggles at start (client::DrawOptions).
+  bool prediction = true;
+  bool interpolation = true;
+  bool smoothing = true;
+  std::string link_preset = "off";  // the link conditioner's preset at start
+  std::string log_level = "warn";
+};
+
+// Options, or the exit code when the program should stop (0 after --help,
+// 2 for bad flags, with the message printed).
+std::variant<Options, int> parse_options(int argc, const char* const* argv);
+
+}  // namespace tickwire::viewer
