@@ -110,6 +110,12 @@ void Client::handle_snapshot(const PacketHeader& header, BitReader& r, std::span
 void Client::apply_snapshot(Tick tick) {
   const snapshot::WorldState* state = receiver_.state(tick);
   if (state == nullptr) return;
+  if (config_.thin) {
+    // Decoded and held as a baseline, which is all a thin client needs;
+    // prediction, never given a server state, only samples inputs.
+    authoritative_tick_ = tick;
+    return;
+  }
   // What this snapshot tells prediction about: every entity refreshed at
   // this tick, and every entity that is gone.
   carried_.clear();
@@ -214,7 +220,7 @@ void Client::resend_inputs(Time now) {
 }
 
 void Client::draw() {
-  if (!time_->initialized()) return;
+  if (!time_->initialized() || config_.thin) return;
   prediction_->render(time_->predicted_time(), view_);
   interpolator_.sample(receiver_, time_->interpolation_time().ticks_f(), view_,
                        [this](EntityId id) { return prediction_->predicts(id); });

@@ -87,6 +87,7 @@ int main(int argc, char** argv) {
   config.tick_rate = opt.tick_rate;
   config.send_rate = opt.send_rate;
   config.max_clients = opt.max_clients;
+  config.workers = opt.workers;
   config.schema_hash = opt.schema_hash;
   config.max_snapshot_bytes = opt.snapshot_bytes;
   config.max_catch_up_ticks = opt.max_catch_up_ticks;

@@ -104,6 +104,7 @@ void Bot::join(Time now) {
   cc.timeout = config_.timeout;
   cc.connect_timeout = config_.timeout * 2;
   cc.logger = config_.logger;
+  cc.thin = config_.thin;
   game_ = std::make_unique<arena::Game>();
   client_ = std::make_unique<client::Client>(
       std::move(wire), *game_, [this](Tick tick, snapshot::Record& r) { sample_input(tick, r); }, cc);

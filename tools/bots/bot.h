@@ -40,6 +40,7 @@ struct BotConfig {
   // connect may take twice as long (several round trips on a slow link).
   Duration timeout = Duration::seconds(5);
   Duration sync_test_interval = Duration::seconds(2);
+  bool thin = false;  // client::ClientConfig::thin: no prediction, no interpolation
   std::shared_ptr<spdlog::logger> logger;
 };
 
