@@ -119,9 +119,9 @@ void print_notes(const std::vector<StepFigures>& steps) {
 
 void print_split(const std::vector<StepFigures>& steps) {
   std::printf(
-      "where the time goes, us per client tick by the server's own clock (sum <= cpu_us: the rest is the loop,\n"
+      "where the time goes, us per client tick of the server's own CPU by phase (sum <= cpu_us: the rest is the loop,\n"
       "timeouts, stats and the kernel's share not inside a phase); rss = the server's resident set; bots_us = the\n"
-      "bots processes' CPU per bot per frame\n");
+      "bots processes' CPU per bot-frame (per input packet the server received, one a bot a frame)\n");
   std::printf("%5s %8s %8s %9s %8s %8s %8s %8s %9s %8s\n", "bots", "receive", "simulate", "relevancy", "encode", "send",
               "sum", "rss_MB", "rss_KB/cl", "bots_us");
   for (const StepFigures& f : steps) {

@@ -95,6 +95,7 @@ int main(int argc, char** argv) {
   config.client_timeout = seconds(opt.timeout_s);
   config.handshake_timeout = seconds(opt.handshake_timeout_s);
   config.clock = [&clock] { return clock.now(); };
+  config.phase_clock = server_app::process_cpu_time;
   config.logger = log;
   // Checked before the socket is bound, so a bad setting never holds a port.
   if (!game.supports_tick_rate(opt.tick_rate)) {

@@ -82,8 +82,9 @@ Time Server::next_tick_time() const {
 }
 
 void Server::charge(std::uint64_t& phase, Time& mark) {
-  if (!config_.clock) return;
-  const Time t = config_.clock();
+  const auto& clock = config_.phase_clock ? config_.phase_clock : config_.clock;
+  if (!clock) return;
+  const Time t = clock();
   if (t > mark) phase += static_cast<std::uint64_t>((t - mark).micros());
   mark = t;
 }

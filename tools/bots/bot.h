@@ -111,6 +111,7 @@ class Bot {
   std::map<std::string, std::uint64_t> disconnects_;
   std::map<std::string, std::uint64_t> denials_;
   std::uint64_t leaves_by_script_ = 0;
+  std::uint64_t sampled_ = 0;  // inputs the current client sampled
   std::optional<Time> next_sync_check_;
   std::uint64_t sync_checks_ = 0;
   std::uint64_t desyncs_ = 0;

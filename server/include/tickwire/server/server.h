@@ -87,7 +87,8 @@ struct TickTiming {
 };
 
 // Where the server's time went, summed over its life in microseconds of
-// ServerConfig::clock (all zero when ticks are not timed). Each phase is
+// ServerConfig::phase_clock, else ServerConfig::clock (all zero with
+// neither). Each phase is
 // one block of work bracketed by two clock reads, so timing costs a few
 // reads per tick, not per client.
 struct PhaseTimes {
@@ -177,7 +178,10 @@ class Server {
   // Adds the time since `mark` to `phase` and moves the mark to now; a
   // no-op when ticks are not timed.
   void charge(std::uint64_t& phase, Time& mark);
-  Time mark() const { return config_.clock ? config_.clock() : Time(); }
+  Time mark() const {
+    const auto& clock = config_.phase_clock ? config_.phase_clock : config_.clock;
+    return clock ? clock() : Time();
+  }
   bool send_packet(Slot& slot, std::span<const std::uint8_t> bytes, Time now);
   void forget(Slot& slot);
   void count_inputs(Slot& slot);

@@ -59,6 +59,10 @@ struct ServerConfig {
   // Reads a clock to time each tick's work (duration and overruns); unset:
   // ticks are not timed. The loop itself runs on the times passed in.
   std::function<Time()> clock;
+  // Reads a clock to time the phases of the loop (ServerStats::phases);
+  // unset: `clock`. A CPU-time clock makes the phases what the process
+  // spent, whatever else shared its core.
+  std::function<Time()> phase_clock;
   std::shared_ptr<spdlog::logger> logger;  // none: logging off
 
   // max_input_packets_per_second with its default applied.
