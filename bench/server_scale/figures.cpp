@@ -41,6 +41,13 @@ std::optional<StatsLine> parse_stats_line(std::string_view line) {
     if (!v) return std::nullopt;
     *f.field = *v;
   }
+  const struct {
+    const char* key;
+    double* field;
+  } optional_fields[] = {{"receive_us", &s.receive_us},     {"simulate_us", &s.simulate_us},
+                         {"relevancy_us", &s.relevancy_us}, {"encode_us", &s.encode_us},
+                         {"send_us", &s.send_us},           {"rss_kb", &s.rss_kb}};
+  for (const auto& f : optional_fields) *f.field = json_number(line, f.key).value_or(0);
   return s;
 }
 
@@ -56,8 +63,8 @@ std::uint64_t count(double v) { return v > 0 ? static_cast<std::uint64_t>(v + 0.
 
 }  // namespace
 
-StepFigures compute_figures(int bots, const std::vector<Sample>& window, const Sample& baseline,
-                            const Targets& targets) {
+StepFigures compute_figures(int bots, const std::vector<Sample>& window, const Sample& baseline, const Targets& targets,
+                            std::optional<double> idle_rss_kb) {
   StepFigures f;
   f.bots = bots;
   if (window.size() < 2) {
@@ -102,6 +109,19 @@ StepFigures compute_figures(int bots, const std::vector<Sample>& window, const S
     f.server_core_load = (last.server_cpu_us - baseline.server_cpu_us) / 1e6 / wall;
     f.bots_core_load = (last.bots_cpu_us - baseline.bots_cpu_us) / 1e6 / wall;
   }
+  // A bot sends one input packet a frame (keep-alives and reports add a
+  // few in a hundred), so the packets the server received count the
+  // frames the bots actually ran, also when their core could not run 60.
+  const double frames = b.packets_in - a.packets_in;
+  if (frames > 0) f.bots_cpu_us_per_bot_frame = (last.bots_cpu_us - baseline.bots_cpu_us) / frames;
+  f.receive_us_per_client_tick = (b.receive_us - a.receive_us) / client_ticks;
+  f.simulate_us_per_client_tick = (b.simulate_us - a.simulate_us) / client_ticks;
+  f.relevancy_us_per_client_tick = (b.relevancy_us - a.relevancy_us) / client_ticks;
+  f.encode_us_per_client_tick = (b.encode_us - a.encode_us) / client_ticks;
+  f.send_us_per_client_tick = (b.send_us - a.send_us) / client_ticks;
+  f.rss_mb = b.rss_kb / 1024.0;
+  if (idle_rss_kb && b.rss_kb > 0 && f.clients_mean > 0)
+    f.rss_kb_per_client = (b.rss_kb - *idle_rss_kb) / f.clients_mean;
   // Every bot must have stayed connected: figures over fewer clients than
   // asked for would flatter the step.
   f.holds = f.tick_ms_p99 <= targets.tick_ms_p99 && f.ticks_overrun == 0 && f.ticks_skipped == 0 &&

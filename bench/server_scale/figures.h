@@ -26,6 +26,13 @@ struct StatsLine {
   double late_inputs = 0;
   double missing_inputs = 0;
   double disconnects = 0;
+  // Optional: absent from servers that do not report them (0 then).
+  double receive_us = 0;  // the server's own timing of its phases, totals
+  double simulate_us = 0;
+  double relevancy_us = 0;
+  double encode_us = 0;
+  double send_us = 0;
+  double rss_kb = 0;
 };
 
 // The value of "key" in a flat JSON object, searched from `from`.
@@ -66,18 +73,31 @@ struct StepFigures {
   // Packets the server received per client per second: about the frame
   // rate when the bots keep up, less when their core is the limit.
   double packets_in_per_client_s = 0;
+  // Where the server's time went, by its own clock, per client tick.
+  double receive_us_per_client_tick = 0;
+  double simulate_us_per_client_tick = 0;
+  double relevancy_us_per_client_tick = 0;
+  double encode_us_per_client_tick = 0;
+  double send_us_per_client_tick = 0;
+  double rss_mb = 0;              // the server's resident set at the end of the window
+  double rss_kb_per_client = -1;  // above its resident set before any bot came; -1 unknown
+  // The bots processes' CPU per bot-frame: per input packet the server
+  // received, one per bot per frame run.
+  double bots_cpu_us_per_bot_frame = 0;
   std::string error;  // why the step could not be measured
 };
 
 struct Targets {
   double tick_ms_p99 = 8.0;
   double late_input_rate = 1e-3;
-  double cpu_us_per_client_tick = 10.0;
+  double cpu_us_per_client_tick = 10.0;  // at 128 bots
+  double cpu_us_per_client_tick_at_512 = 12.0;
 };
 
 // The step's figures over the samples after `baseline` (whose totals are
 // subtracted); sets `error` when there are too few.
-StepFigures compute_figures(int bots, const std::vector<Sample>& window, const Sample& baseline,
-                            const Targets& targets);
+// `idle_rss_kb`: the server's resident set before any bot came, if known.
+StepFigures compute_figures(int bots, const std::vector<Sample>& window, const Sample& baseline, const Targets& targets,
+                            std::optional<double> idle_rss_kb = std::nullopt);
 
 }  // namespace tickwire::bench

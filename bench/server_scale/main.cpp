@@ -8,7 +8,10 @@
 // client and disconnects. Prints a table, the verdict on the targets, and
 // with --json FILE writes the figures.
 //
-//   bench_server_scale [--steps 64,128,256,512] [--beyond] [--seconds 30] [--json FILE]
+// The bots are thin (tickwire-bots --thin) unless --full-bots: the server,
+// not the load generator, is what is measured.
+//
+//   bench_server_scale [--steps 64,128,256,512] [--beyond] [--seconds 30] [--full-bots] [--json FILE]
 
 #include <sched.h>
 #include <stdlib.h>
@@ -103,6 +106,7 @@ int run(const Options& o, StepConfig config) {
   machine.loadavg_end = read_loadavg();
   std::printf("load average at the end: %s\n", machine.loadavg_end.c_str());
   print_notes(results);
+  print_split(results);
   (void)print_verdict(results, targets);
 
   bool written = true;
@@ -125,6 +129,7 @@ int run(const Options& o, StepConfig config) {
 int main(int argc, char** argv) {
   Options o;
   StepConfig& s = o.step;
+  bool full_bots = false;
   s.server_bin = TICKWIRE_SERVER_BIN;
   s.bots_bin = TICKWIRE_BOTS_BIN;
   CLI::App app{
@@ -157,9 +162,11 @@ int main(int argc, char** argv) {
   app.add_option("--seed", s.seed, "Seed of the bots' scripts")->capture_default_str();
   app.add_flag("--pin,!--no-pin", o.pin, "Pin the server to the first CPU and the bots to the second")
       ->capture_default_str();
+  app.add_flag("--full-bots", full_bots, "Full bots (prediction and interpolation) instead of thin ones");
   app.add_flag("--keep-logs", o.keep_logs, "Keep the servers' and bots' logs, stats and reports");
   app.add_option("--json", o.json, "Write the machine, settings and steps as JSON to FILE")->type_name("FILE");
   CLI11_PARSE(app, argc, argv);
+  s.thin_bots = !full_bots;
   for (const std::string* bin : {&s.server_bin, &s.bots_bin}) {
     if (::access(bin->c_str(), X_OK) != 0) {
       std::cerr << "bench_server_scale: " << *bin << " is not an executable (see --server and --bots-bin)\n";

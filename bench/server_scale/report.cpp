@@ -60,9 +60,10 @@ void print_preamble(const Machine& m, const StepConfig& c) {
               m.kernel.c_str(), m.loadavg_start.c_str());
   std::printf(
       "  server on %s, bots on %s; 60 Hz ticks and snapshots, nearest 64; half the bots wander, half chase;\n"
-      "  %.0f s window after a %.0f s ramp and %.0f s settling, on 127.0.0.1:%u\n",
-      cpu_text(c.server_cpu).c_str(), cpu_text(c.bots_cpu).c_str(), c.seconds, c.ramp, c.settle,
-      static_cast<unsigned>(c.port));
+      "  %s bots; %.0f s window after a %.0f s ramp and %.0f s settling, on 127.0.0.1:%u\n",
+      cpu_text(c.server_cpu).c_str(), cpu_text(c.bots_cpu).c_str(),
+      c.thin_bots ? "thin (--thin: full protocol, no prediction or interpolation)" : "full", c.seconds, c.ramp,
+      c.settle, static_cast<unsigned>(c.port));
   std::printf(
       "  tick p50 = median of the per-second p50s, p99/max = largest per-second p99/max; late = the server's\n"
       "  missing inputs / (clients x ticks); cpu = server utime+stime / (clients x ticks); kbps = in + out per\n"
@@ -116,6 +117,24 @@ void print_notes(const std::vector<StepFigures>& steps) {
   }
 }
 
+void print_split(const std::vector<StepFigures>& steps) {
+  std::printf(
+      "where the time goes, us per client tick of the server's own CPU by phase (sum <= cpu_us: the rest is the loop,\n"
+      "timeouts, stats and the kernel's share not inside a phase); rss = the server's resident set; bots_us = the\n"
+      "bots processes' CPU per bot-frame (per input packet the server received, one a bot a frame)\n");
+  std::printf("%5s %8s %8s %9s %8s %8s %8s %8s %9s %8s\n", "bots", "receive", "simulate", "relevancy", "encode", "send",
+              "sum", "rss_MB", "rss_KB/cl", "bots_us");
+  for (const StepFigures& f : steps) {
+    if (!f.error.empty()) continue;
+    const double sum = f.receive_us_per_client_tick + f.simulate_us_per_client_tick + f.relevancy_us_per_client_tick +
+                       f.encode_us_per_client_tick + f.send_us_per_client_tick;
+    std::printf("%5d %8.2f %8.2f %9.2f %8.2f %8.2f %8.2f %8.1f %9.1f %8.2f\n", f.bots, f.receive_us_per_client_tick,
+                f.simulate_us_per_client_tick, f.relevancy_us_per_client_tick, f.encode_us_per_client_tick,
+                f.send_us_per_client_tick, sum, f.rss_mb, f.rss_kb_per_client, f.bots_cpu_us_per_bot_frame);
+  }
+  (void)std::fflush(stdout);
+}
+
 int print_verdict(const std::vector<StepFigures>& steps, const Targets& t) {
   int failed = 0;
   const StepFigures* s512 = step_at(steps, 512);
@@ -136,6 +155,12 @@ int print_verdict(const std::vector<StepFigures>& steps, const Targets& t) {
     std::printf("  server CPU <= %.0f us per client tick at 128 bots: not measured\n", t.cpu_us_per_client_tick);
   }
   failed += s128 && !cpu_ok ? 1 : 0;
+  if (s512) {
+    const bool ok512 = s512->server_cpu_us_per_client_tick <= t.cpu_us_per_client_tick_at_512;
+    std::printf("  server CPU <= %.0f us per client tick at 512 bots: %s (%.2f)\n", t.cpu_us_per_client_tick_at_512,
+                ok512 ? "PASS" : "FAIL", s512->server_cpu_us_per_client_tick);
+    failed += ok512 ? 0 : 1;
+  }
   return failed;
 }
 
@@ -148,9 +173,10 @@ bool write_json(const std::string& path, const Machine& m, const StepConfig& c, 
       << ",\"cpu_model\":" << json_string(m.cpu_model) << ",\"kernel\":" << json_string(m.kernel)
       << ",\"loadavg_start\":" << json_string(m.loadavg_start) << ",\"loadavg_end\":" << json_string(m.loadavg_end)
       << "},\n\"settings\":{\"tick_rate\":60,\"send_rate\":60,\"nearest\":64,\"scripts\":[\"wander\",\"chase\"]"
-      << ",\"seconds\":" << number(c.seconds, 1) << ",\"ramp_s\":" << number(c.ramp, 1)
-      << ",\"settle_s\":" << number(c.settle, 1) << ",\"server_cpu\":" << cpu(c.server_cpu)
-      << ",\"bots_cpu\":" << cpu(c.bots_cpu) << ",\"seed\":" << c.seed << "},\n\"method\":{"
+      << ",\"bots\":" << (c.thin_bots ? "\"thin\"" : "\"full\"") << ",\"seconds\":" << number(c.seconds, 1)
+      << ",\"ramp_s\":" << number(c.ramp, 1) << ",\"settle_s\":" << number(c.settle, 1)
+      << ",\"server_cpu\":" << cpu(c.server_cpu) << ",\"bots_cpu\":" << cpu(c.bots_cpu) << ",\"seed\":" << c.seed
+      << "},\n\"method\":{"
       << "\"tick_ms_p50\":\"median of the server's per-second p50s in the window\","
       << "\"tick_ms_p99\":\"largest of the server's per-second p99s in the window\","
       << "\"late_input_rate\":\"server missing_inputs delta / (mean clients x ticks)\","
@@ -172,7 +198,14 @@ bool write_json(const std::string& path, const Machine& m, const StepConfig& c, 
         << ",\"server_cpu_us_per_client_tick\":" << number(f.server_cpu_us_per_client_tick, 4)
         << ",\"late_input_rate\":" << number(f.late_input_rate, 7)
         << ",\"wire_kbps_per_client\":" << number(f.wire_kbps_per_client, 3) << ",\"disconnects\":" << f.disconnects
-        << ",\"holds\":" << (f.holds ? "true" : "false") << "}";
+        << ",\"holds\":" << (f.holds ? "true" : "false")
+        << ",\"split_us_per_client_tick\":{\"receive\":" << number(f.receive_us_per_client_tick, 3)
+        << ",\"simulate\":" << number(f.simulate_us_per_client_tick, 3)
+        << ",\"relevancy\":" << number(f.relevancy_us_per_client_tick, 3)
+        << ",\"encode\":" << number(f.encode_us_per_client_tick, 3)
+        << ",\"send\":" << number(f.send_us_per_client_tick, 3) << "},\"rss_mb\":" << number(f.rss_mb, 2)
+        << ",\"rss_kb_per_client\":" << number(f.rss_kb_per_client, 1)
+        << ",\"bots_cpu_us_per_bot_frame\":" << number(f.bots_cpu_us_per_bot_frame, 3) << "}";
     first = false;
   }
   out << "\n],\"errors\":[" << errors << "]}\n";

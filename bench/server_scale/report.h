@@ -27,6 +27,8 @@ void print_row(const StepFigures& f);
 // Notes on steps whose figures say more about the machine than the server.
 void print_notes(const std::vector<StepFigures>& steps);
 // The targets' verdicts, one line each; the number that failed.
+// The server's time by phase, its memory and the bots' CPU, per step.
+void print_split(const std::vector<StepFigures>& steps);
 int print_verdict(const std::vector<StepFigures>& steps, const Targets& t);
 
 bool write_json(const std::string& path, const Machine& m, const StepConfig& c, const Targets& t,

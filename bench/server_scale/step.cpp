@@ -65,13 +65,14 @@ std::unique_ptr<Child> start_bots(const StepConfig& c, const std::string& prefix
                                   std::uint64_t seed, double duration) {
   const std::string report = prefix + script + ".json";
   std::filesystem::remove(report);
-  const std::vector<std::string> argv = {c.bots_bin, "--connect", "127.0.0.1:" + std::to_string(c.port), "--bots",
-                                         std::to_string(count), "--script", script, "--name", script, "--seed",
-                                         std::to_string(seed), "--duration", std::to_string(duration), "--ramp",
-                                         std::to_string(c.ramp), "--frame-rate", "60", "--report-json", report,
-                                         // Generous thresholds: the benchmark judges the step, not the bots.
-                                         "--max-late-inputs", "1", "--max-mispredictions-per-min", "1000000000",
-                                         "--max-disconnects", "1000000", "--min-connected", "0"};
+  std::vector<std::string> argv = {c.bots_bin, "--connect", "127.0.0.1:" + std::to_string(c.port), "--bots",
+                                   std::to_string(count), "--script", script, "--name", script, "--seed",
+                                   std::to_string(seed), "--duration", std::to_string(duration), "--ramp",
+                                   std::to_string(c.ramp), "--frame-rate", "60", "--report-json", report,
+                                   // Generous thresholds: the benchmark judges the step, not the bots.
+                                   "--max-late-inputs", "1", "--max-mispredictions-per-min", "1000000000",
+                                   "--max-disconnects", "1000000", "--min-connected", "0"};
+  if (c.thin_bots) argv.push_back("--thin");
   return std::make_unique<Child>(argv, prefix + script + ".log", c.bots_cpu);
 }
 
@@ -136,14 +137,29 @@ StepFigures run_step(int bots, const StepConfig& c, const Targets& targets, cons
     return failed;
   }
 
+  // The server's first stats line, before any bot joins, gives its
+  // resident set with no clients.
+  LineFollower follower(stats_path);
+  std::optional<double> idle_rss_kb;
+  const double listening_at = since_start();
+  while (!idle_rss_kb && server.running() && since_start() < listening_at + 3) {
+    std::this_thread::sleep_for(kPoll);
+    for (const std::string& text : follower.next()) {
+      const auto line = parse_stats_line(text);
+      if (line && line->clients == 0 && line->rss_kb > 0) idle_rss_kb = line->rss_kb;
+    }
+  }
+
+  // Server time and this clock start together, near enough: the warm-up
+  // counts from when the bots start.
+  const double bots_started = since_start();
   const int wander = bots / 2;
   auto bots_a = start_bots(c, prefix, wander, "wander", c.seed, run_for);
   auto bots_b = start_bots(c, prefix, bots - wander, "chase", c.seed + 1, run_for);
 
-  LineFollower follower(stats_path);
   std::optional<Sample> baseline;
   std::vector<Sample> window;
-  const double deadline = warmup + c.seconds + 15;
+  const double deadline = bots_started + warmup + c.seconds + 15;
   while (failed.error.empty()) {
     std::this_thread::sleep_for(kPoll);
     if (stop.load() != 0)
@@ -165,7 +181,7 @@ StepFigures run_step(int bots, const StepConfig& c, const Targets& targets, cons
       if (!line || !server_cpu) continue;
       const Sample sample{*line, *server_cpu, bots_cpu, since_start()};
       if (!baseline) {
-        if (line->t >= warmup) baseline = sample;
+        if (line->t >= bots_started + warmup) baseline = sample;
       } else {
         window.push_back(sample);
         // Lines come about a second apart; a quarter second of slack keeps
@@ -185,7 +201,7 @@ StepFigures run_step(int bots, const StepConfig& c, const Targets& targets, cons
     if (failed.error.empty()) failed.error = "no stats line after the warm-up";
     return failed;
   }
-  StepFigures f = compute_figures(bots, window, *baseline, targets);
+  StepFigures f = compute_figures(bots, window, *baseline, targets, idle_rss_kb);
   const auto [late_a, sent_a] = bots_late(prefix + "wander.json");
   const auto [late_b, sent_b] = bots_late(prefix + "chase.json");
   if (sent_a + sent_b > 0) f.bots_late_fraction = (late_a + late_b) / (sent_a + sent_b);

@@ -20,6 +20,10 @@ struct StepConfig {
   std::optional<int> server_cpu;
   std::optional<int> bots_cpu;
   std::uint64_t seed = 1;
+  // Thin bots (tickwire-bots --thin: the whole protocol, no prediction or
+  // interpolation) keep the load generator off the critical path; full
+  // bots cost several times the CPU per frame.
+  bool thin_bots = true;
   std::string work_dir;  // logs, stats and reports of every step
 };
 

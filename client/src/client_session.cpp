@@ -111,6 +111,12 @@ void Client::handle_snapshot(const PacketHeader& header, BitReader& r, std::span
 void Client::apply_snapshot(Tick tick) {
   const snapshot::WorldState* state = receiver_.state(tick);
   if (state == nullptr) return;
+  if (config_.thin) {
+    // Decoded and held as a baseline, which is all a thin client needs;
+    // prediction, never given a server state, only samples inputs.
+    authoritative_tick_ = tick;
+    return;
+  }
   // What this snapshot tells prediction about: every entity refreshed at
   // this tick, and every entity that is gone.
   carried_.clear();
@@ -220,7 +226,7 @@ void Client::set_draw_options(const DrawOptions& options) {
 }
 
 void Client::draw() {
-  if (!time_->initialized()) return;
+  if (!time_->initialized() || config_.thin) return;
   // Without prediction the interpolator owns every entity, and removes the
   // predicted spawns the server has not sent.
   const bool predict = draw_options_.prediction;

@@ -32,6 +32,13 @@ BitWriter::BitWriter(std::size_t max_bytes)
   bytes_.reserve(std::min<std::size_t>(max_bytes, 1500));
 }
 
+BitWriter::BitWriter(std::size_t max_bytes, std::vector<std::uint8_t>&& reuse)
+    : bytes_(std::move(reuse)),
+      capacity_bits_(max_bytes > std::numeric_limits<std::size_t>::max() / 8 ? std::numeric_limits<std::size_t>::max()
+                                                                             : max_bytes * 8) {
+  bytes_.clear();
+}
+
 std::vector<std::uint8_t> BitWriter::take() {
   std::vector<std::uint8_t> out = std::move(bytes_);
   bytes_.clear();

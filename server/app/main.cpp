@@ -87,6 +87,7 @@ int main(int argc, char** argv) {
   config.tick_rate = opt.tick_rate;
   config.send_rate = opt.send_rate;
   config.max_clients = opt.max_clients;
+  config.workers = opt.workers;
   config.schema_hash = opt.schema_hash;
   config.max_snapshot_bytes = opt.snapshot_bytes;
   config.max_catch_up_ticks = opt.max_catch_up_ticks;
@@ -94,6 +95,7 @@ int main(int argc, char** argv) {
   config.client_timeout = seconds(opt.timeout_s);
   config.handshake_timeout = seconds(opt.handshake_timeout_s);
   config.clock = [&clock] { return clock.now(); };
+  config.phase_clock = server_app::process_cpu_time;
   config.logger = log;
   // Checked before the socket is bound, so a bad setting never holds a port.
   if (!game.supports_tick_rate(opt.tick_rate)) {

@@ -104,6 +104,12 @@ std::variant<Options, ParseExit> parse_options(int argc, const char* const* argv
       ->capture_default_str()
       ->check(quiet(CLI::Range(std::size_t{0}, std::size_t{100000})))
       ->group(kSimulation);
+  app.add_option("--workers", o.workers,
+                 "Threads that encode clients' snapshots, this one included; the simulation stays on one")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(quiet(CLI::Range(1u, 64u)))
+      ->group(kSimulation);
 
   app.add_option("--log-level", o.log_level, "trace, debug, info, warn, error, critical or off")
       ->type_name("LEVEL")

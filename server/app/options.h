@@ -22,6 +22,7 @@ struct Options {
   std::string stats_json;         // empty: none
   double duration_s = 0.0;        // 0: run until signalled
   std::size_t nearest = 0;        // entities sent to each client; 0: all
+  std::uint32_t workers = 1;      // threads encoding snapshots (ServerConfig::workers)
   std::size_t snapshot_bytes = 1100;
   int max_catch_up_ticks = 8;
   std::optional<std::uint64_t> schema_hash;   // unset: the game's own

@@ -50,6 +50,12 @@ struct IntervalStats {
   Counter connects;
   Counter denials;
   Counter disconnects;
+  // Microseconds of work by phase (server::PhaseTimes), totals.
+  std::uint64_t receive_us = 0;
+  std::uint64_t simulate_us = 0;
+  std::uint64_t relevancy_us = 0;
+  std::uint64_t encode_us = 0;
+  std::uint64_t send_us = 0;
   std::uint64_t rss_kb = 0;
   std::uint64_t heap_kb = 0;  // in use by the allocator's count (memory.h)
   // Address validation, totals: traffic of addresses that never proved

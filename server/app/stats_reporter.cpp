@@ -54,6 +54,11 @@ void StatsReporter::report(const server::ServerStats& s, const transport::Valida
   r.connects = counter(s.connects, p.connects);
   r.denials = counter(s.denials, p.denials);
   r.disconnects = counter(s.disconnects, p.disconnects);
+  r.receive_us = s.phases.receive_us;
+  r.simulate_us = s.phases.simulate_us;
+  r.relevancy_us = s.phases.relevancy_us;
+  r.encode_us = s.phases.encode_us;
+  r.send_us = s.phases.send_us;
   r.rss_kb = resident_set_kb();
   r.heap_kb = heap_in_use_kb();
   r.unvalidated_bytes_in = validation.unvalidated_bytes_in;

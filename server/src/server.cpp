@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "encode_pool.h"
 #include "slot.h"
 #include "tickwire/core/handshake.h"
 #include "tickwire/core/serialize.h"
@@ -62,6 +63,10 @@ Server::Server(std::unique_ptr<transport::Transport> transport, prediction::NetG
   // Tick 0 is the populated world; the first simulated tick is 1.
   time_.update(now);
   snapshot::capture(world_, tick_, captured_);
+  if (config_.workers > 1) {
+    encoders_ = std::make_unique<EncodePool>(config_.workers);
+    encode_job_ = [this](std::size_t i) { encode_snapshot(*sending_[i], encode_now_); };
+  }
 }
 
 Server::~Server() = default;
@@ -76,8 +81,18 @@ Time Server::next_tick_time() const {
   return last_update_ + (next - time_.predicted_time()).since_zero();
 }
 
+void Server::charge(std::uint64_t& phase, Time& mark) {
+  const auto& clock = config_.phase_clock ? config_.phase_clock : config_.clock;
+  if (!clock) return;
+  const Time t = clock();
+  if (t > mark) phase += static_cast<std::uint64_t>((t - mark).micros());
+  mark = t;
+}
+
 void Server::update(Time now) {
+  Time phase = mark();
   while (auto event = transport_->poll(now)) handle_event(*event, now);
+  charge(stats_.phases.receive_us, phase);
   const NetworkTime present = server_time_at(now);
   time_.update(now, [&](const timesync::TickContext& ctx) {
     const Time started = config_.clock ? config_.clock() : now;
@@ -103,13 +118,17 @@ void Server::update(Time now) {
     log_->warn("tick loop fell behind; dropped {} ticks of time", skipped);
   }
   check_timeouts(now);
+  // The flush is where ENet hands each queued datagram to the kernel.
+  phase = mark();
   transport_->flush(now);
+  charge(stats_.phases.send_us, phase);
 }
 
 void Server::run_tick(const timesync::TickContext& ctx, Time now) {
   tick_ = ctx.tick;
   ++stats_.ticks_run;
   if (shutting_down_) return;
+  Time phase = mark();
   tick_inputs_.clear();
   for (auto& [peer, slot] : slots_) {
     if (!slot->welcomed()) continue;
@@ -126,32 +145,61 @@ void Server::run_tick(const timesync::TickContext& ctx, Time now) {
   }
   prediction::step_authoritative(game_, world_, tick_, prediction::Inputs(tick_inputs_));
   snapshot::capture(world_, tick_, captured_);
+  charge(stats_.phases.simulate_us, phase);
   // Each client hears from us every send_divisor_ ticks, and clients are
   // spread over those ticks so no single tick carries every send.
-  bool prepared = false;
+  sending_.clear();
   for (auto& [peer, slot] : slots_) {
-    if (!slot->welcomed() || (slot->id + tick_.value()) % send_divisor_ != 0) continue;
-    if (!prepared) game_.before_snapshots(world_);
-    prepared = true;
-    send_snapshot(*slot, now);
+    if (slot->welcomed() && (slot->id + tick_.value()) % send_divisor_ == 0) sending_.push_back(slot.get());
+  }
+  if (sending_.empty()) return;
+  // Relevancy, encoding and sending each run over every client in turn:
+  // each is timed as one block, and encoding touches no game state, so
+  // it could run on other threads.
+  game_.before_snapshots(world_);
+  for (Slot* slot : sending_) {
+    snapshot::Relevancy relevant = game_.relevancy(world_, slot->player);
+    if (relevant.listed()) {
+      // The game's list lives only until its next call: keep a copy.
+      slot->relevant_ids.assign(relevant.ids().begin(), relevant.ids().end());
+      relevant = snapshot::Relevancy::of_ids(slot->relevant_ids);
+    }
+    slot->sender->set_relevancy(std::move(relevant));
+  }
+  charge(stats_.phases.relevancy_us, phase);
+  if (encoders_) {
+    // Each job touches only its own client's sender, channel and buffers.
+    encode_now_ = now;
+    encoders_->run(sending_.size(), encode_job_);
+  } else {
+    for (Slot* slot : sending_) encode_snapshot(*slot, now);
+  }
+  charge(stats_.phases.encode_us, phase);
+  for (Slot* slot : sending_) send_snapshot(*slot, now);
+  charge(stats_.phases.send_us, phase);
+}
+
+// Builds the whole snapshot packet in the slot's own buffers; an empty
+// packet means there is nothing to send.
+void Server::encode_snapshot(Slot& slot, Time now) {
+  slot.sender->encode(captured_, slot.payload);
+  timesync::SnapshotTimeBlock block{timesync::SnapshotTiming::from(server_time_at(now)), std::nullopt};
+  if (slot.first_input_tick) block.feedback = slot.tracker->make_report(tick_);
+  PacketHeader header = slot.channel.next_header(PacketType::kSnapshot, now);
+  BitWriter w(transport::TransportLimits{}.max_unreliable_payload, std::move(slot.packet));
+  const bool fits = serialize(w, header) && serialize(w, block) && w.fixed_bytes(slot.payload);
+  slot.packet = w.take();
+  if (!fits) {
+    // The sender keeps within max_snapshot_bytes, so only a config whose
+    // snapshot budget leaves no room for the headers lands here.
+    log_->error("snapshot for client {} does not fit a datagram ({} byte payload)", slot.id, slot.payload.size());
+    slot.packet.clear();
   }
 }
 
 void Server::send_snapshot(Slot& slot, Time now) {
-  slot.sender->set_relevancy(game_.relevancy(world_, slot.player));
-  payload_.clear();
-  slot.sender->encode(captured_, payload_);
-  timesync::SnapshotTimeBlock block{timesync::SnapshotTiming::from(server_time_at(now)), std::nullopt};
-  if (slot.first_input_tick) block.feedback = slot.tracker->make_report(tick_);
-  PacketHeader header = slot.channel.next_header(PacketType::kSnapshot, now);
-  BitWriter w(transport::TransportLimits{}.max_unreliable_payload);
-  if (!serialize(w, header) || !serialize(w, block) || !w.fixed_bytes(payload_)) {
-    // The sender keeps within max_snapshot_bytes, so only a config whose
-    // snapshot budget leaves no room for the headers lands here.
-    log_->error("snapshot for client {} does not fit a datagram ({} byte payload)", slot.id, payload_.size());
-    return;
-  }
-  if (send_packet(slot, w.data(), now)) {
+  if (slot.packet.empty()) return;
+  if (send_packet(slot, slot.packet, now)) {
     ++slot.stats.snapshots;
     ++stats_.snapshots;
   }

@@ -47,7 +47,14 @@ struct Server::Slot {
   std::unique_ptr<snapshot::SnapshotSender> sender;
   std::unique_ptr<prediction::InputQueue> queue;
   std::unique_ptr<timesync::InputArrivalTracker> tracker;
-  std::unique_ptr<snapshot::Record> neutral;  // what the player does before its inputs flow
+  std::unique_ptr<snapshot::Record> neutral;
+  // Kept from tick to tick so the send path stops allocating once warm:
+  // the ids the game found relevant (its list is only valid until its
+  // next call, and every client's is taken before any is encoded), the
+  // snapshot payload and the whole packet.
+  std::vector<snapshot::EntityId> relevant_ids;
+  std::vector<std::uint8_t> payload;
+  std::vector<std::uint8_t> packet;  // what the player does before its inputs flow
   // The first tick the client sent an input for: ticks before it are not
   // the client's to have missed.
   std::optional<Tick> first_input_tick;

@@ -52,7 +52,16 @@ void SnapshotSender::acknowledge(Tick tick) {
   }
   ++stats_.acks;
   slot->acked = true;
-  if (!newest_acked_ || tick > *newest_acked_) newest_acked_ = tick;
+  if (newest_acked_ && tick <= *newest_acked_) return;
+  newest_acked_ = tick;
+  // Only the newest acknowledged state is ever a baseline again (older
+  // ones serve as references, which need their codes alone), so the
+  // coding models of the older states go. Without this every client
+  // would keep a model table per state of its history, most of what a
+  // client costs the server in memory.
+  for (StateRing::Slot& s : views_.slots()) {
+    if (s.tick && *s.tick < tick && s.state.models() != nullptr) s.state.set_models(nullptr);
+  }
 }
 
 const WorldState* SnapshotSender::view(Tick tick) const {

@@ -61,10 +61,11 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
   h.static_models = !in.adaptive;
   h.fresh_models = in.adaptive && base != nullptr && !in.inherit_models;
   if (!has_body) h.has_reference = h.has_reference2 = false;
-  BitWriter writer(32);
+  BitWriter writer(32, std::move(header_));
   serialize(writer, h);
   const auto header = writer.data();
   bytes.assign(header.begin(), header.end());
+  header_ = writer.take();  // its buffer, for the next packet
 
   models_.begin(schema_, base != nullptr && in.adaptive && in.inherit_models ? base->models() : nullptr);
   masks_.resize(schema_.type_count());

@@ -70,6 +70,11 @@ IntervalStats sample() {
   s.unvalidated_bytes_out = 2900;
   s.connects_dropped = 50;
   s.bad_cookies = 4;
+  s.receive_us = 11;
+  s.simulate_us = 22;
+  s.relevancy_us = 33;
+  s.encode_us = 44;
+  s.send_us = 55;
   return s;
 }
 
@@ -104,7 +109,12 @@ TEST(JsonLine, HasEveryKeyWithTotalsOnOneLine) {
                          "\"unvalidated_bytes_in\":6400",
                          "\"unvalidated_bytes_out\":2900",
                          "\"connects_dropped\":50",
-                         "\"bad_cookies\":4"}) {
+                         "\"bad_cookies\":4",
+                         "\"receive_us\":11",
+                         "\"simulate_us\":22",
+                         "\"relevancy_us\":33",
+                         "\"encode_us\":44",
+                         "\"send_us\":55"}) {
     EXPECT_NE(line.find(kv), std::string::npos) << kv << " in " << line;
   }
 }

@@ -119,6 +119,39 @@ TEST(Delta, WithReferencesAndAckDelaysStaysExact) {
   }
 }
 
+// Only the newest acknowledged state can be a baseline again, so only the
+// states from it on keep their coding models (the older ones are still
+// references, by their codes); the snapshots stay exact.
+TEST(Delta, StatesOlderThanTheNewestAckDropTheirModels) {
+  Scene scene(testing::test_seed("Delta.StatesOlderThanTheNewestAckDropTheirModels"));
+  SenderConfig sc;
+  sc.max_payload = 64 * 1024;
+  ReceiverConfig rc;
+  rc.max_payload = 64 * 1024;
+  Link link(scene.k.schema, sc, rc);
+  for (std::uint32_t t = 1; t <= 120; ++t) {
+    scene.step();
+    const WorldState s = scene.capture_at(t);
+    const auto got = link.send(s, false, 3);
+    ASSERT_TRUE(got.has_value());
+    ASSERT_TRUE(testing::same_entities(scene.k.schema, s, *link.receiver.state(*got))) << "tick " << t;
+  }
+  const std::optional<Tick> newest = link.sender.newest_acked();
+  ASSERT_TRUE(newest.has_value());
+  ASSERT_NE(link.sender.view(*newest), nullptr);
+  EXPECT_NE(link.sender.view(*newest)->models(), nullptr);
+  for (std::uint32_t t = newest->value() - 30; t < newest->value(); ++t) {
+    const WorldState* old = link.sender.view(Tick(t));
+    ASSERT_NE(old, nullptr) << "tick " << t;
+    EXPECT_EQ(old->models(), nullptr) << "tick " << t;
+  }
+  // The ones in flight keep theirs: the client may yet acknowledge them.
+  for (std::uint32_t t = newest->value() + 1; t <= 120; ++t) {
+    ASSERT_NE(link.sender.view(Tick(t)), nullptr) << "tick " << t;
+    EXPECT_NE(link.sender.view(Tick(t))->models(), nullptr) << "tick " << t;
+  }
+}
+
 TEST(Delta, IdleWorldCostsOnlyTheHeader) {
   Scene scene(testing::test_seed("Delta.IdleWorldCostsOnlyTheHeader"), 100);
   SenderConfig sc;
@@ -190,9 +223,7 @@ TEST(Delta, ListedRelevancyMatchesItsPredicate) {
   const WorldState after = scene.capture_at(2);
   std::vector<EntityId> listed;
   for (std::uint32_t id = 0; id < scene.world.id_limit() + 5; id += 3) listed.push_back(EntityId{id});
-  const Relevancy predicate = [&](EntityId id, TypeId) {
-    return std::binary_search(listed.begin(), listed.end(), id);
-  };
+  const Relevancy predicate = [&](EntityId id, TypeId) { return std::binary_search(listed.begin(), listed.end(), id); };
   for (const WorldState* baseline : {static_cast<const WorldState*>(nullptr), &before}) {
     std::vector<DeltaItem> expected;
     std::vector<DeltaItem> got;

@@ -98,12 +98,14 @@ void Bot::join(Time now) {
     link_ = conditioned.get();
     wire = std::move(conditioned);
   }
+  sampled_ = 0;
   client::ClientConfig cc;
   cc.name = config_.name;
   cc.schema_hash = config_.schema_hash;
   cc.timeout = config_.timeout;
   cc.connect_timeout = config_.timeout * 2;
   cc.logger = config_.logger;
+  cc.thin = config_.thin;
   game_ = std::make_unique<arena::Game>();
   client_ = std::make_unique<client::Client>(
       std::move(wire), *game_, [this](Tick tick, snapshot::Record& r) { sample_input(tick, r); }, cc);
@@ -176,6 +178,7 @@ void Bot::see(const client::Client& c) {
 }
 
 void Bot::sample_input(Tick tick, snapshot::Record& record) {
+  ++sampled_;
   arena::Input input;
   script_->input(BotView{self_, others_}, tick, input);
   record = arena::to_record(input);
@@ -211,7 +214,8 @@ BotFigures Bot::client_counters(Time now) const {
   f.bytes_in = s.bytes_in;
   f.bytes_out = s.bytes_out;
   f.snapshots = s.snapshots;
-  f.predicted_ticks = s.predicted_ticks;
+  // A thin client predicts nothing; the inputs it sampled are what it sent.
+  f.predicted_ticks = config_.thin ? sampled_ : s.predicted_ticks;
   f.mispredictions = s.mispredictions;
   f.rollbacks = s.rollbacks;
   f.max_rollback_depth = s.max_rollback_depth;

@@ -40,6 +40,7 @@ struct BotConfig {
   // connect may take twice as long (several round trips on a slow link).
   Duration timeout = Duration::seconds(5);
   Duration sync_test_interval = Duration::seconds(2);
+  bool thin = false;  // client::ClientConfig::thin: no prediction, no interpolation
   std::shared_ptr<spdlog::logger> logger;
 };
 
@@ -110,6 +111,7 @@ class Bot {
   std::map<std::string, std::uint64_t> disconnects_;
   std::map<std::string, std::uint64_t> denials_;
   std::uint64_t leaves_by_script_ = 0;
+  std::uint64_t sampled_ = 0;  // inputs the current client sampled
   std::optional<Time> next_sync_check_;
   std::uint64_t sync_checks_ = 0;
   std::uint64_t desyncs_ = 0;

@@ -120,6 +120,10 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
       ->capture_default_str()
       ->check(CLI::Range(1, 1000))
       ->group(client);
+  app.add_flag("--thin", o.thin,
+               "Thin bots: the whole protocol (handshake, time sync, inputs, acks, decoding every snapshot) but no "
+               "prediction or interpolation, so one core runs many more of them")
+      ->group(client);
 
   try {
     app.parse(argc, argv);

@@ -38,6 +38,9 @@ struct Options {
   std::string log_level = "warn";
   std::optional<std::uint64_t> schema_hash;
   int frame_rate = 60;
+  // Thin bots: the whole protocol without prediction or interpolation
+  // (client::ClientConfig::thin), for loading a server cheaply.
+  bool thin = false;
   double timeout_s = 5.0;
   double sync_test_interval_s = 2.0;
   // Evil bots by script, beside the honest ones (--evil, or every bot of

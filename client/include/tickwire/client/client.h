@@ -68,6 +68,13 @@ struct ClientConfig {
   snapshot::InterpolationConfig interpolation{};
   // Snapshot states kept; must equal the server's.
   std::uint32_t snapshot_history_ticks = 64;
+  // A thin client does the whole protocol (handshake, time sync, inputs
+  // with redundancy, acks, decoding every snapshot to keep its baselines)
+  // but neither predicts nor interpolates: it samples an input for each
+  // tick without simulating it, and view(), authoritative_world() and
+  // avatar() stay empty. For load generators, which need many clients'
+  // traffic and none of their pictures.
+  bool thin = false;
   std::shared_ptr<spdlog::logger> logger;
 
   // Throws std::invalid_argument naming the first bad setting.

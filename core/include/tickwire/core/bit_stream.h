@@ -43,6 +43,10 @@ class BitWriter {
 
   // Writing more than max_bytes in total fails with kTooLarge.
   explicit BitWriter(std::size_t max_bytes);
+  // Writes into `reuse` (cleared first), keeping its capacity: a caller
+  // that hands the same buffer back through take() every packet stops
+  // allocating once it has grown to its largest packet.
+  BitWriter(std::size_t max_bytes, std::vector<std::uint8_t>&& reuse);
 
   // Bytes written so far; the last partial byte is zero-padded.
   std::span<const std::uint8_t> data() const { return bytes_; }

@@ -51,9 +51,18 @@ struct ServerConfig {
   // than this many times within one bad_packet_window is disconnected with
   // kProtocolError: it is claiming future ticks (a speed hack) or broken.
   int max_rejected_inputs = 64;
+  // Threads that encode clients' snapshots, the calling thread included:
+  // 1 (the default) encodes on the calling thread alone. The simulation,
+  // relevancy and sends stay on the calling thread, so the game needs no
+  // locking and runs the same whatever the count.
+  std::uint32_t workers = 1;
   // Reads a clock to time each tick's work (duration and overruns); unset:
   // ticks are not timed. The loop itself runs on the times passed in.
   std::function<Time()> clock;
+  // Reads a clock to time the phases of the loop (ServerStats::phases);
+  // unset: `clock`. A CPU-time clock makes the phases what the process
+  // spent, whatever else shared its core.
+  std::function<Time()> phase_clock;
   std::shared_ptr<spdlog::logger> logger;  // none: logging off
 
   // max_input_packets_per_second with its default applied.

@@ -96,10 +96,10 @@ class BodyModels {
     if (!block) {
       const TypeModels* from =
           inherited_ != nullptr && id.value < inherited_->types.size() ? inherited_->types[id.value].get() : nullptr;
+      block = recycled(type_pool_);
       if (from != nullptr) {
-        block = std::make_shared<TypeModels>(*from);
+        *block = *from;
       } else {
-        block = std::make_shared<TypeModels>();
         block->components.assign(schema.type(id).stride(), ComponentModels{});
       }
     }
@@ -107,14 +107,15 @@ class BodyModels {
   }
 
   // The state to hand to packets that use this one as their baseline.
-  std::shared_ptr<const ModelState> publish() const {
-    auto state = std::make_shared<ModelState>();
+  std::shared_ptr<const ModelState> publish() {
+    std::shared_ptr<ModelState> state = recycled(state_pool_);
     state->ops = ops;
     state->spawn_count = spawn_count;
     state->spawn_gap = spawn_gap;
     state->spawn_generation = spawn_generation;
     state->types.resize(touched_.size());
     for (std::size_t i = 0; i < touched_.size(); ++i) {
+      state->types[i].reset();
       if (touched_[i]) {
         state->types[i] = touched_[i];
       } else if (inherited_ != nullptr && i < inherited_->types.size()) {
@@ -130,8 +131,36 @@ class BodyModels {
   MagnitudeModel spawn_generation;
 
  private:
+  // Blocks are recycled rather than allocated per packet: a pool keeps
+  // every block it ever made, and one that only the pool still holds (no
+  // state refers to it any more) is reused. The states a sender or
+  // receiver holds are a ring, so the oldest blocks come free in turn and
+  // a scan from where the last one ended finds one at once; the pool
+  // stops growing at the number of states held.
+  template <class T>
+  struct Pool {
+    std::vector<std::shared_ptr<T>> blocks;
+    std::size_t next = 0;
+  };
+  template <class T>
+  static std::shared_ptr<T> recycled(Pool<T>& pool) {
+    const std::size_t n = pool.blocks.size();
+    for (std::size_t k = 0; k < n; ++k) {
+      std::shared_ptr<T>& block = pool.blocks[(pool.next + k) % n];
+      if (block.use_count() == 1) {
+        pool.next = (pool.next + k + 1) % n;
+        return block;
+      }
+    }
+    pool.blocks.push_back(std::make_shared<T>());
+    pool.next = 0;
+    return pool.blocks.back();
+  }
+
   const ModelState* inherited_ = nullptr;
   std::vector<std::shared_ptr<TypeModels>> touched_;
+  Pool<TypeModels> type_pool_;
+  Pool<ModelState> state_pool_;
 };
 
 }  // namespace tickwire::snapshot

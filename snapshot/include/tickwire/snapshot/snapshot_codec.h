@@ -75,6 +75,7 @@ class SnapshotEncoder {
  private:
   Schema schema_;
   BodyModels models_;
+  std::vector<std::uint8_t> header_;
   std::vector<std::uint8_t> body_;
   std::vector<std::vector<std::uint8_t>> masks_;  // motion choices coded in this packet, per type
 };
