@@ -30,8 +30,7 @@ PacketHeader header() {
   h.sequence = Sequence(1234);
   h.ack = Sequence(1200);
   h.ack_bits = 0xF0F0F0F0u;
-  h.send_time_us = 99999;
-  h.echo = Echo{12345u, 678u};
+  h.hold = Hold{678u};
   return h;
 }
 

@@ -48,6 +48,8 @@ std::optional<StatsLine> parse_stats_line(std::string_view line) {
                          {"relevancy_us", &s.relevancy_us}, {"encode_us", &s.encode_us},
                          {"send_us", &s.send_us},           {"rss_kb", &s.rss_kb}};
   for (const auto& f : optional_fields) *f.field = json_number(line, f.key).value_or(0);
+  s.wire_kbps_in = json_number(line, "wire_kbps_in").value_or(0.0);
+  s.wire_kbps_out = json_number(line, "wire_kbps_out").value_or(0.0);
   return s;
 }
 
@@ -77,6 +79,8 @@ StepFigures compute_figures(int bots, const std::vector<Sample>& window, const S
   std::vector<double> p50s;
   double clients_sum = 0;
   double kbps_sum = 0;
+  double wire_in_sum = 0;
+  double wire_out_sum = 0;
   f.clients_min = b.clients;
   for (const Sample& s : window) {
     p50s.push_back(s.line.tick_us_p50);
@@ -84,6 +88,8 @@ StepFigures compute_figures(int bots, const std::vector<Sample>& window, const S
     f.tick_ms_max = std::max(f.tick_ms_max, s.line.tick_us_max / 1000.0);
     clients_sum += s.line.clients;
     kbps_sum += s.line.kbps_in + s.line.kbps_out;
+    wire_in_sum += s.line.wire_kbps_in;
+    wire_out_sum += s.line.wire_kbps_out;
     f.clients_min = std::min(f.clients_min, s.line.clients);
   }
   const auto n = static_cast<double>(window.size());
@@ -102,7 +108,10 @@ StepFigures compute_figures(int bots, const std::vector<Sample>& window, const S
   }
   f.late_input_rate = (b.missing_inputs - a.missing_inputs) / client_ticks;
   f.server_cpu_us_per_client_tick = (last.server_cpu_us - baseline.server_cpu_us) / client_ticks;
-  f.wire_kbps_per_client = kbps_sum / n / f.clients_mean;
+  f.payload_kbps_per_client = kbps_sum / n / f.clients_mean;
+  // The server's "in" is the clients' upstream, its "out" their downstream.
+  f.wire_kbps_in_per_client = wire_in_sum / n / f.clients_mean;
+  f.wire_kbps_out_per_client = wire_out_sum / n / f.clients_mean;
   if (f.window_s > 0) f.packets_in_per_client_s = (b.packets_in - a.packets_in) / f.clients_mean / f.window_s;
   const double wall = last.wall_s - baseline.wall_s;
   if (wall > 0) {

@@ -23,6 +23,10 @@ struct StatsLine {
   double packets_in = 0;
   double kbps_in = 0;
   double kbps_out = 0;
+  // At the server's socket, with IP and UDP headers; 0 from a server that
+  // does not report them.
+  double wire_kbps_in = 0;
+  double wire_kbps_out = 0;
   double late_inputs = 0;
   double missing_inputs = 0;
   double disconnects = 0;
@@ -54,8 +58,11 @@ struct StepFigures {
   double tick_ms_p99 = 0;  // largest of the per-second p99s in the window
   std::uint64_t ticks_overrun = 0;
   double server_cpu_us_per_client_tick = 0;
-  double late_input_rate = 0;  // the server's missing inputs / (clients x ticks)
-  double wire_kbps_per_client = 0;
+  double late_input_rate = 0;          // the server's missing inputs / (clients x ticks)
+  double payload_kbps_per_client = 0;  // in + out, what the server handed its transport
+  // At the server's socket, with IP and UDP headers, per direction.
+  double wire_kbps_in_per_client = 0;
+  double wire_kbps_out_per_client = 0;
   std::uint64_t disconnects = 0;
   bool holds = false;
 

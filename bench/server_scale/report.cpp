@@ -66,16 +66,17 @@ void print_preamble(const Machine& m, const StepConfig& c) {
       c.settle, static_cast<unsigned>(c.port));
   std::printf(
       "  tick p50 = median of the per-second p50s, p99/max = largest per-second p99/max; late = the server's\n"
-      "  missing inputs / (clients x ticks); cpu = server utime+stime / (clients x ticks); kbps = in + out per\n"
-      "  client; srv/bots = CPU seconds per second of the server / of both bots processes; pkt/s = packets\n"
+      "  missing inputs / (clients x ticks); cpu = server utime+stime / (clients x ticks); kbps = payload in + out\n"
+      "  per client; wire in/out = at the server's socket with IP and UDP headers, per client; srv/bots = CPU seconds "
+      "per second of the server / of both bots processes; pkt/s = packets\n"
       "  the server received per client per second (about 60 when the bots keep up); bots late = the bots'\n"
       "  own late fraction over their whole run, for reference\n");
 }
 
 void print_header() {
-  std::printf("%5s %7s %7s %7s %7s %6s %5s %8s %8s %7s %5s %5s %5s %6s %9s %5s\n", "bots", "clients", "p50_ms",
-              "p99_ms", "max_ms", "overr", "skip", "cpu_us", "late%", "kbps", "disc", "srv", "bots", "pkt/s",
-              "bots_lat%", "holds");
+  std::printf("%5s %7s %7s %7s %7s %6s %5s %8s %8s %7s %7s %8s %5s %5s %5s %6s %9s %5s\n", "bots", "clients", "p50_ms",
+              "p99_ms", "max_ms", "overr", "skip", "cpu_us", "late%", "kbps", "wire_in", "wire_out", "disc", "srv",
+              "bots", "pkt/s", "bots_lat%", "holds");
   (void)std::fflush(stdout);
 }
 
@@ -83,13 +84,14 @@ void print_row(const StepFigures& f) {
   if (!f.error.empty()) {
     std::printf("%5d  ERROR: %s\n", f.bots, f.error.c_str());
   } else {
-    std::printf("%5d %7.1f %7.3f %7.3f %7.3f %6llu %5llu %8.2f %8.4f %7.1f %5llu %5.2f %5.2f %6.1f %9.4f %5s\n", f.bots,
-                f.clients_mean, f.tick_ms_p50, f.tick_ms_p99, f.tick_ms_max,
-                static_cast<unsigned long long>(f.ticks_overrun), static_cast<unsigned long long>(f.ticks_skipped),
-                f.server_cpu_us_per_client_tick, 100.0 * f.late_input_rate, f.wire_kbps_per_client,
-                static_cast<unsigned long long>(f.disconnects), f.server_core_load, f.bots_core_load,
-                f.packets_in_per_client_s, f.bots_late_fraction < 0 ? 0.0 : 100.0 * f.bots_late_fraction,
-                f.holds ? "yes" : "NO");
+    std::printf(
+        "%5d %7.1f %7.3f %7.3f %7.3f %6llu %5llu %8.2f %8.4f %7.1f %7.1f %8.1f %5llu %5.2f %5.2f %6.1f %9.4f %5s\n",
+        f.bots, f.clients_mean, f.tick_ms_p50, f.tick_ms_p99, f.tick_ms_max,
+        static_cast<unsigned long long>(f.ticks_overrun), static_cast<unsigned long long>(f.ticks_skipped),
+        f.server_cpu_us_per_client_tick, 100.0 * f.late_input_rate, f.payload_kbps_per_client,
+        f.wire_kbps_in_per_client, f.wire_kbps_out_per_client, static_cast<unsigned long long>(f.disconnects),
+        f.server_core_load, f.bots_core_load, f.packets_in_per_client_s,
+        f.bots_late_fraction < 0 ? 0.0 : 100.0 * f.bots_late_fraction, f.holds ? "yes" : "NO");
   }
   (void)std::fflush(stdout);
 }
@@ -181,7 +183,9 @@ bool write_json(const std::string& path, const Machine& m, const StepConfig& c, 
       << "\"tick_ms_p99\":\"largest of the server's per-second p99s in the window\","
       << "\"late_input_rate\":\"server missing_inputs delta / (mean clients x ticks)\","
       << "\"server_cpu_us_per_client_tick\":\"server utime+stime delta / (mean clients x ticks)\","
-      << "\"wire_kbps_per_client\":\"mean of the server's kbps_in + kbps_out / mean clients\"},\n"
+      << "\"payload_kbps_per_client\":\"mean of the server's kbps_in + kbps_out / mean clients\","
+      << "\"wire_kbps_in_per_client\":\"mean of the server's wire_kbps_in (socket, with IP and UDP headers) / mean "
+         "clients\",\"wire_kbps_out_per_client\":\"the same out\"},\n"
       << "\"targets\":{\"tick_ms_p99\":" << number(t.tick_ms_p99, 3)
       << ",\"late_input_rate\":" << number(t.late_input_rate, 6)
       << ",\"server_cpu_us_per_client_tick_at_128\":" << number(t.cpu_us_per_client_tick, 3) << "},\n\"steps\":[";
@@ -197,8 +201,10 @@ bool write_json(const std::string& path, const Machine& m, const StepConfig& c, 
         << ",\"tick_ms_p99\":" << number(f.tick_ms_p99, 4) << ",\"ticks_overrun\":" << f.ticks_overrun
         << ",\"server_cpu_us_per_client_tick\":" << number(f.server_cpu_us_per_client_tick, 4)
         << ",\"late_input_rate\":" << number(f.late_input_rate, 7)
-        << ",\"wire_kbps_per_client\":" << number(f.wire_kbps_per_client, 3) << ",\"disconnects\":" << f.disconnects
-        << ",\"holds\":" << (f.holds ? "true" : "false")
+        << ",\"payload_kbps_per_client\":" << number(f.payload_kbps_per_client, 3)
+        << ",\"wire_kbps_in_per_client\":" << number(f.wire_kbps_in_per_client, 3)
+        << ",\"wire_kbps_out_per_client\":" << number(f.wire_kbps_out_per_client, 3)
+        << ",\"disconnects\":" << f.disconnects << ",\"holds\":" << (f.holds ? "true" : "false")
         << ",\"split_us_per_client_tick\":{\"receive\":" << number(f.receive_us_per_client_tick, 3)
         << ",\"simulate\":" << number(f.simulate_us_per_client_tick, 3)
         << ",\"relevancy\":" << number(f.relevancy_us_per_client_tick, 3)

@@ -54,10 +54,8 @@ std::unique_ptr<Link> make_link(const RunOptions& options) {
   if (options.transport == TransportKind::kSim) {
     return make_sim_link({.loss = options.loss, .seed = options.seed, .unlimited = options.unlimited});
   }
-  if (options.loss != 0.0 || options.unlimited) {
-    throw std::runtime_error("the ENet link runs on loopback as it is: no loss, no lifted payload limit");
-  }
-  return make_enet_link();
+  if (options.unlimited) throw std::runtime_error("the ENet link keeps its payload limit");
+  return make_enet_link({.loss = options.loss, .seed = options.seed});
 }
 
 struct Peers {

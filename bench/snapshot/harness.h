@@ -19,7 +19,7 @@ enum class TransportKind : std::uint8_t {
 
 struct RunOptions {
   TransportKind transport = TransportKind::kSim;
-  double loss = 0.0;       // each way; SimNetwork only
+  double loss = 0.0;       // each way
   double seconds = 120.0;  // simulated, or real with ENet
   // Scene time run before the client connects, as fast as it computes,
   // to measure a later part of a scene that changes as it runs.

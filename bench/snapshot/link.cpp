@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "tickwire/transport/conditioned_transport.h"
 #include "tickwire/transport/enet_transport.h"
 #include "tickwire/transport/sim_network.h"
 
@@ -65,19 +66,40 @@ std::unique_ptr<transport::EnetTransport> open(const transport::EnetConfig& conf
   return std::move(created).value();
 }
 
+// With loss, each side's receiving end drops that share of the unreliable
+// datagrams it read (transport/conditioned_transport.h): every datagram was
+// sent and counted at the sender's socket, as a capture at the sender
+// would see it, and the game's code sees the loss.
+std::unique_ptr<transport::Transport> lossy(transport::EnetTransport* inner_owner, double loss, std::uint64_t seed) {
+  transport::ConditionedConfig conditions;
+  conditions.down.loss = loss;
+  conditions.seed = seed;
+  return std::make_unique<transport::ConditionedTransport>(std::unique_ptr<transport::Transport>(inner_owner),
+                                                           conditions);
+}
+
 class EnetPair final : public Link {
  public:
-  EnetPair() {
+  explicit EnetPair(const EnetLinkOptions& options) {
     transport::EnetConfig server_config;
     server_config.bind = Address{"127.0.0.1", 0};
     server_config.max_peers = 8;
-    server_ = open(server_config, "server");
+    auto server = open(server_config, "server");
     transport::EnetConfig client_config;
     client_config.max_peers = 1;
-    client_ = open(client_config, "client");
+    auto client = open(client_config, "client");
+    server_ = server.get();
+    client_ = client.get();
+    if (options.loss > 0.0) {
+      server_side_ = lossy(server.release(), options.loss, options.seed);
+      client_side_ = lossy(client.release(), options.loss, options.seed + 1);
+    } else {
+      server_side_ = std::move(server);
+      client_side_ = std::move(client);
+    }
   }
-  transport::Transport& server() override { return *server_; }
-  transport::Transport& client() override { return *client_; }
+  transport::Transport& server() override { return *server_side_; }
+  transport::Transport& client() override { return *client_side_; }
   Address server_address() const override {
     const auto address = server_->local_address();
     if (!address) throw std::runtime_error("the server's socket has no address");
@@ -87,7 +109,7 @@ class EnetPair final : public Link {
   Time advance(Time /*now*/, Time until) override {
     const Duration wait = until - steady_now();
     if (wait > Duration::zero()) {
-      const std::array<transport::EnetTransport*, 2> both{server_.get(), client_.get()};
+      const std::array<transport::EnetTransport*, 2> both{server_, client_};
       transport::EnetTransport::wait_for_any(both, wait, ready_);
     }
     return steady_now();
@@ -102,8 +124,10 @@ class EnetPair final : public Link {
     return {w.datagrams_sent, w.bytes_sent + w.datagrams_sent * kIpv4UdpHeaderBytes};
   }
 
-  std::unique_ptr<transport::EnetTransport> server_;
-  std::unique_ptr<transport::EnetTransport> client_;
+  std::unique_ptr<transport::Transport> server_side_;  // the ENet host, conditioned when lossy
+  std::unique_ptr<transport::Transport> client_side_;
+  transport::EnetTransport* server_ = nullptr;  // the ENet hosts themselves, owned above
+  transport::EnetTransport* client_ = nullptr;
   std::vector<std::size_t> ready_;
 };
 
@@ -111,6 +135,6 @@ class EnetPair final : public Link {
 
 std::unique_ptr<Link> make_sim_link(const SimLinkOptions& options) { return std::make_unique<SimPair>(options); }
 
-std::unique_ptr<Link> make_enet_link() { return std::make_unique<EnetPair>(); }
+std::unique_ptr<Link> make_enet_link(const EnetLinkOptions& options) { return std::make_unique<EnetPair>(options); }
 
 }  // namespace tickwire::bench

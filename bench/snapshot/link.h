@@ -50,9 +50,15 @@ struct SimLinkOptions {
 
 // 25 ms one-way, 2 ms jitter, `loss` each way.
 std::unique_ptr<Link> make_sim_link(const SimLinkOptions& options);
+struct EnetLinkOptions {
+  double loss = 0.0;  // each way, dropped at the receiving end after the socket
+  std::uint64_t seed = 1;
+};
+
 // Server bound to 127.0.0.1 on a free port, client connecting to it, both
-// with the transport's defaults (address validation, 250 ms pings).
-// Throws std::runtime_error when a socket cannot be opened.
-std::unique_ptr<Link> make_enet_link();
+// with the transport's defaults (address validation, 250 ms pings, 1 s
+// round-trip probes). Throws std::runtime_error when a socket cannot be
+// opened.
+std::unique_ptr<Link> make_enet_link(const EnetLinkOptions& options);
 
 }  // namespace tickwire::bench

@@ -8,10 +8,7 @@ namespace tickwire {
 PacketChannel::PacketChannel() : sent_(kWindow), received_(kWindow) {}
 
 PacketHeader PacketChannel::next_header(PacketType type, Time now) {
-  if (!sent_any_) {
-    sent_any_ = true;
-    started_ = now;
-  }
+  sent_any_ = true;
   PacketHeader h;
   h.prefix.type = type;
   h.sequence = next_sequence_;
@@ -21,11 +18,12 @@ PacketHeader PacketChannel::next_header(PacketType type, Time now) {
     h.ack = received_.newest();
     h.ack_bits = received_.ack_bits(h.ack);
   }
-  h.send_time_us = wire_time(now);
-  if (peer_time_) {
-    const Duration held = now - peer_time_received_at_;
-    h.echo = Echo{*peer_time_, static_cast<std::uint32_t>(std::min<std::int64_t>(
-                                   std::max<std::int64_t>(held.micros(), 0), kMaxEchoHoldMicros))};
+  // One sample per packet received: repeating the hold of a packet already
+  // answered would only cost bits (a client sends two inputs per snapshot).
+  if (hold_due_) {
+    hold_due_ = false;
+    const std::int64_t held = std::max<std::int64_t>((now - newest_received_at_).micros(), 0);
+    h.hold = Hold{static_cast<std::uint32_t>(std::min<std::int64_t>(held, kMaxHoldMicros))};
   }
   ++stats_.sent;
   return h;
@@ -42,11 +40,24 @@ PacketChannel::Verdict PacketChannel::receive(const PacketHeader& header, Time n
   }
   ++stats_.received;
 
-  // Only the newest packet's stamp is worth echoing: an older one would
+  // Only the newest packet is worth a hold: answering an older one would
   // overstate the round trip.
-  if (!peer_time_ || received_.newest() == header.sequence) {
-    peer_time_ = header.send_time_us;
-    peer_time_received_at_ = now;
+  if (received_.newest() == header.sequence) {
+    newest_received_at_ = now;
+    hold_due_ = true;
+  }
+
+  // The round trip of the packet the peer says it held, read before the
+  // acks below mark it: a sequence we never sent (or long forgot) yields
+  // nothing, and a hold longer than the time since we sent is a lie.
+  rtt_sample_.reset();
+  if (header.hold && sent_any_) {
+    if (const Sent* sent = sent_.find(header.ack); sent != nullptr && sent->at <= now) {
+      const Duration elapsed = now - sent->at;
+      if (Duration::micros(header.hold->hold_us) <= elapsed) {
+        rtt_sample_ = RttSample{elapsed - Duration::micros(header.hold->hold_us)};
+      }
+    }
   }
 
   // Acks: the peer's view of which of our packets arrived. A sequence we never
@@ -63,17 +74,6 @@ PacketChannel::Verdict PacketChannel::receive(const PacketHeader& header, Time n
     mark(header.ack);
     for (int i = 0; i < 32; ++i) {
       if ((header.ack_bits >> i) & 1u) mark(header.ack - (i + 1));
-    }
-  }
-
-  // The echo is the peer's claim; accept it only if it is a stamp we could
-  // have sent (not in the future, not before we started) and the hold fits.
-  rtt_sample_.reset();
-  if (header.echo && sent_any_) {
-    const std::uint32_t elapsed = wrapping_elapsed(wire_time(now), header.echo->time_us);
-    const std::int64_t since_start = (now - started_).micros();
-    if (static_cast<std::int64_t>(elapsed) <= since_start && header.echo->hold_us <= elapsed) {
-      rtt_sample_ = RttSample{Duration::micros(elapsed - header.echo->hold_us), header.send_time_us};
     }
   }
   return Verdict::kAccept;

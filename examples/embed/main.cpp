@@ -66,6 +66,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tickwire-embed: expected HOST:PORT and a positive number of seconds\n");
     return 2;
   }
+  // Line by line even into a pipe or a file, so that a run stopped early
+  // (Ctrl-C, a timeout) still leaves everything it printed.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
 
   // 1. A transport (ENet over UDP), the game, and the client runtime.
   auto transport = transport::EnetTransport::create(transport::EnetConfig{});

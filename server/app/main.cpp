@@ -201,7 +201,8 @@ int main(int argc, char** argv) {
     server.update(now);
     server.take_tick_timings(timings);
     stats.add_timings(timings);
-    if (stats.due(now)) stats.report(server.stats(), enet->validation_stats(), now);
+    if (stats.due(now))
+      stats.report(server.stats(), enet->validation_stats(), enet->wire_stats().value_or(transport::WireStats{}), now);
     if (metrics && !timings.empty()) {
       metrics->observe_ticks(timings);
       metrics->update(server.stats());

@@ -24,6 +24,7 @@ std::string format_json_line(const IntervalStats& s) {
       "{{\"t\":{:.3f},\"tick\":{},\"clients\":{},\"tick_us_p50\":{},\"tick_us_p99\":{},\"tick_us_max\":{},"
       "\"late_start_us_p99\":{},\"late_start_us_max\":{},\"ticks_overrun\":{},\"ticks_skipped\":{},"
       "\"bytes_in\":{},\"bytes_out\":{},\"packets_in\":{},\"packets_out\":{},\"kbps_in\":{:.1f},\"kbps_out\":{:.1f},"
+      "\"wire_kbps_in\":{:.1f},\"wire_kbps_out\":{:.1f},"
       "\"snapshots\":{},\"late_inputs\":{},\"missing_inputs\":{},\"rejected_inputs\":{},\"bad_packets\":{},"
       "\"connects\":{},\"denials\":{},\"disconnects\":{},\"rss_kb\":{},\"heap_kb\":{},\"unvalidated_bytes_in\":{},"
       "\"unvalidated_bytes_out\":{},\"challenges_sent\":{},\"challenges_over_budget\":{},\"bad_cookies\":{},"
@@ -31,11 +32,11 @@ std::string format_json_line(const IntervalStats& s) {
       "\"encode_us\":{},\"send_us\":{}}}\n",
       s.t, s.tick, s.clients, s.tick_us_p50, s.tick_us_p99, s.tick_us_max, s.late_start_us_p99, s.late_start_us_max,
       s.ticks_overrun.total, s.ticks_skipped.total, s.bytes_in.total, s.bytes_out.total, s.packets_in.total,
-      s.packets_out.total, s.kbps_in, s.kbps_out, s.snapshots.total, s.late_inputs.total, s.missing_inputs.total,
-      s.rejected_inputs.total, s.bad_packets.total, s.connects.total, s.denials.total, s.disconnects.total, s.rss_kb,
-      s.heap_kb, s.unvalidated_bytes_in, s.unvalidated_bytes_out, s.challenges_sent, s.challenges_over_budget,
-      s.bad_cookies, s.connects_dropped, s.pending_connects, s.receive_us, s.simulate_us, s.relevancy_us, s.encode_us,
-      s.send_us);
+      s.packets_out.total, s.kbps_in, s.kbps_out, s.wire_kbps_in, s.wire_kbps_out, s.snapshots.total,
+      s.late_inputs.total, s.missing_inputs.total, s.rejected_inputs.total, s.bad_packets.total, s.connects.total,
+      s.denials.total, s.disconnects.total, s.rss_kb, s.heap_kb, s.unvalidated_bytes_in, s.unvalidated_bytes_out,
+      s.challenges_sent, s.challenges_over_budget, s.bad_cookies, s.connects_dropped, s.pending_connects, s.receive_us,
+      s.simulate_us, s.relevancy_us, s.encode_us, s.send_us);
 }
 
 std::string format_text_line(const IntervalStats& s) {

@@ -38,8 +38,12 @@ struct IntervalStats {
   Counter bytes_out;
   Counter packets_in;
   Counter packets_out;
-  double kbps_in = 0.0;
+  double kbps_in = 0.0;  // payload: what the server handed the transport
   double kbps_out = 0.0;
+  // At the socket: every datagram the transport sent or read (ENet's and
+  // session datagrams) with 28 bytes of IP and UDP headers each.
+  double wire_kbps_in = 0.0;
+  double wire_kbps_out = 0.0;
   double pps_in = 0.0;
   double pps_out = 0.0;
   Counter snapshots;

@@ -22,6 +22,11 @@ void StatsReporter::add_timings(const std::vector<server::TickTiming>& timings) 
 }
 
 void StatsReporter::report(const server::ServerStats& s, const transport::ValidationStats& validation, Time now) {
+  report(s, validation, transport::WireStats{}, now);
+}
+
+void StatsReporter::report(const server::ServerStats& s, const transport::ValidationStats& validation,
+                           const transport::WireStats& wire, Time now) {
   const double secs = std::max((now - last_).seconds_f(), 1e-6);
   const server::ServerStats& p = previous_;
   const auto counter = [](std::uint64_t total, std::uint64_t before) { return Counter{total, total - before}; };
@@ -46,6 +51,17 @@ void StatsReporter::report(const server::ServerStats& s, const transport::Valida
   r.kbps_out = rate(r.bytes_out) * 8.0 / 1000.0;
   r.pps_in = rate(r.packets_in);
   r.pps_out = rate(r.packets_out);
+  {
+    using transport::kIpv4UdpHeaderBytes;
+    const transport::WireStats w0 = previous_wire_.value_or(transport::WireStats{});
+    const auto wire_kbps = [secs](std::uint64_t bytes, std::uint64_t datagrams) {
+      return static_cast<double>(bytes + datagrams * kIpv4UdpHeaderBytes) / secs * 8.0 / 1000.0;
+    };
+    r.wire_kbps_in =
+        wire_kbps(wire.bytes_received - w0.bytes_received, wire.datagrams_received - w0.datagrams_received);
+    r.wire_kbps_out = wire_kbps(wire.bytes_sent - w0.bytes_sent, wire.datagrams_sent - w0.datagrams_sent);
+    previous_wire_ = wire;
+  }
   r.snapshots = counter(s.snapshots, p.snapshots);
   r.late_inputs = counter(s.late_inputs, p.late_inputs);
   r.missing_inputs = counter(s.missing_inputs, p.missing_inputs);

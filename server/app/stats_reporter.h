@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ class StatsReporter {
   // reporting is off), so the caller gathers stats only when needed.
   bool due(Time now) const { return interval_ > Duration::zero() && now - last_ >= interval_; }
   void report(const server::ServerStats& stats, const transport::ValidationStats& validation, Time now);
+  // The same, with what crossed the transport's socket since it started.
+  void report(const server::ServerStats& stats, const transport::ValidationStats& validation,
+              const transport::WireStats& wire, Time now);
 
  private:
   Duration interval_;
@@ -40,6 +44,7 @@ class StatsReporter {
   std::vector<std::int64_t> tick_us_;
   std::vector<std::int64_t> late_us_;
   server::ServerStats previous_;
+  std::optional<transport::WireStats> previous_wire_;
 };
 
 }  // namespace tickwire::server_app

@@ -164,6 +164,15 @@ TEST(BotReport, WireRatesAppearBesideThePayloadRates) {
   EXPECT_NE(json.find("\"wire_kbps_in_per_bot\":123.4"), std::string::npos) << json;
   EXPECT_NE(json.find("\"wire_kbps_out_per_bot\":56.7"), std::string::npos) << json;
   EXPECT_NE(summary_text(r).find("wire kbps in / out        123.4 / 56.7 per bot"), std::string::npos);
+  r.summary.wire_datagrams_in = 38.5;
+  r.summary.wire_datagrams_out = 61.2;
+  EXPECT_NE(to_json(r).find("\"wire_datagrams_out_per_bot_per_s\":61.2"), std::string::npos);
+  EXPECT_NE(summary_text(r).find("datagrams in / out        38.5 / 61.2 per bot per second"), std::string::npos);
+  // The HTML report carries the summary, wire lines included, and names
+  // its chart's figure as payload.
+  const std::string html = to_html(r);
+  EXPECT_NE(html.find("wire kbps in / out        123.4 / 56.7 per bot"), std::string::npos);
+  EXPECT_NE(html.find("Bandwidth, payload"), std::string::npos);
 }
 
 TEST(BotReport, TheJsonCarriesEachBotsMarginsAndTheFleets) {

@@ -45,25 +45,52 @@ TEST(PacketChannel, MeasuresRoundTripMinusHold) {
   const auto ping = client.next_header(PacketType::kKeepAlive, at_ms(1000));
   server.receive(ping, at_ms(1000) + Duration::millis(40));                                          // 40 ms up
   const auto pong = server.next_header(PacketType::kKeepAlive, at_ms(1000) + Duration::millis(45));  // held 5 ms
-  ASSERT_TRUE(pong.echo.has_value());
-  EXPECT_EQ(pong.echo->hold_us, 5000u);
+  ASSERT_TRUE(pong.hold.has_value());
+  EXPECT_EQ(pong.ack, ping.sequence);
+  EXPECT_EQ(pong.hold->hold_us, 5000u);
   client.receive(pong, at_ms(1000) + Duration::millis(85));  // 40 ms down
   const auto sample = client.take_rtt_sample();
   ASSERT_TRUE(sample.has_value());
   EXPECT_EQ(sample->rtt, Duration::millis(80));
 }
 
+TEST(PacketChannel, HoldsEachReceivedPacketOnce) {
+  // A client sends two inputs per snapshot: the first after a snapshot
+  // answers it, the second has nothing new to answer.
+  PacketChannel client;
+  PacketChannel server;
+  server.next_header(PacketType::kSnapshot, at_ms(0));
+  client.receive(server.next_header(PacketType::kSnapshot, at_ms(1)), at_ms(20));
+  EXPECT_TRUE(client.next_header(PacketType::kInput, at_ms(25)).hold.has_value());
+  EXPECT_FALSE(client.next_header(PacketType::kInput, at_ms(41)).hold.has_value());
+  // An older packet arriving late is not answered: it would overstate the trip.
+  PacketChannel late;
+  PacketChannel peer;
+  const auto first = peer.next_header(PacketType::kSnapshot, at_ms(0));
+  const auto second = peer.next_header(PacketType::kSnapshot, at_ms(1));
+  late.receive(second, at_ms(10));
+  EXPECT_TRUE(late.next_header(PacketType::kInput, at_ms(11)).hold.has_value());
+  late.receive(first, at_ms(12));
+  EXPECT_FALSE(late.next_header(PacketType::kInput, at_ms(13)).hold.has_value());
+}
+
 TEST(PacketChannel, IgnoresForgedEchoes) {
   PacketChannel client;
   client.next_header(PacketType::kKeepAlive, at_ms(1000));
   PacketHeader forged;
-  forged.echo = Echo{wire_time(at_ms(5000)), 0};  // a stamp from the future
+  forged.ack = Sequence(7);  // a packet never sent
+  forged.hold = Hold{0};
   client.receive(forged, at_ms(1100));
   EXPECT_FALSE(client.take_rtt_sample().has_value());
   forged.sequence = Sequence(1);
-  forged.echo = Echo{wire_time(at_ms(1050)), 500'000};  // held longer than the trip
+  forged.ack = Sequence(0);
+  forged.hold = Hold{500'000};  // held longer than the trip
   client.receive(forged, at_ms(1100));
   EXPECT_FALSE(client.take_rtt_sample().has_value());
+  forged.sequence = Sequence(2);
+  forged.hold = Hold{100'000};  // exactly the trip: a zero round trip, the honest limit
+  client.receive(forged, at_ms(1100));
+  ASSERT_TRUE(client.take_rtt_sample().has_value());
 }
 
 TEST(PacketChannel, AcksForUnsentSequencesAreIgnored) {

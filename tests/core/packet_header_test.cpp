@@ -14,12 +14,11 @@ PacketHeader sample_header() {
   h.sequence = Sequence(65535);
   h.ack = Sequence(12);
   h.ack_bits = 0xDEADBEEF;
-  h.send_time_us = 0xFFFFFFF0u;
-  h.echo = Echo{123456789u, 4321u};
+  h.hold = Hold{4321u};
   return h;
 }
 
-TEST(PacketHeader, RoundTripsWithEcho) {
+TEST(PacketHeader, RoundTripsWithHold) {
   PacketHeader h = sample_header();
   auto bytes = encode(h, 64);
   ASSERT_TRUE(bytes.ok());
@@ -30,22 +29,37 @@ TEST(PacketHeader, RoundTripsWithEcho) {
   EXPECT_EQ(out.sequence, Sequence(65535));
   EXPECT_EQ(out.ack, Sequence(12));
   EXPECT_EQ(out.ack_bits, 0xDEADBEEFu);
-  EXPECT_EQ(out.send_time_us, 0xFFFFFFF0u);
-  ASSERT_TRUE(out.echo.has_value());
-  EXPECT_EQ(out.echo->time_us, 123456789u);
-  EXPECT_EQ(out.echo->hold_us, 4321u);
+  ASSERT_TRUE(out.hold.has_value());
+  EXPECT_EQ(out.hold->hold_us, 4321u);
   EXPECT_TRUE(check_prefix(out.prefix).ok());
 }
 
-TEST(PacketHeader, RoundTripsWithoutEcho) {
+TEST(PacketHeader, HoldsOfEveryWidthRoundTrip) {
+  for (std::uint32_t hold : {0U, 1U, 2U, 3U, 1000U, 16'667U, 65'535U, 65'536U, 10'000'000U}) {
+    PacketHeader h = sample_header();
+    h.hold = Hold{hold};
+    PacketHeader out;
+    ASSERT_TRUE(decode(encode(h, 64).value(), out).ok()) << hold;
+    EXPECT_EQ(out.hold->hold_us, hold);
+  }
+}
+
+TEST(PacketHeader, AFullAckHistoryAndNoHoldCostFiveBytes) {
+  // The steady state of a clean link: every one of the last 33 packets
+  // arrived, and this packet answers none newly.
   PacketHeader h = sample_header();
-  h.echo.reset();
+  h.ack_bits = kAllAcked;
+  h.hold.reset();
   auto bytes = encode(h, 64);
   ASSERT_TRUE(bytes.ok());
   PacketHeader out;
   ASSERT_TRUE(decode(*bytes, out).ok());
-  EXPECT_FALSE(out.echo.has_value());
-  EXPECT_LE(bytes->size(), 18u);  // the fixed cost every unreliable packet pays
+  EXPECT_EQ(out.ack_bits, kAllAcked);
+  EXPECT_FALSE(out.hold.has_value());
+  // 3 + 16 + 16 + 1 + 1 bits.
+  EXPECT_EQ(bytes->size(), 5u);
+  h.hold = Hold{16'667u};  // a tick at 60 Hz: 5 + 14 bits more
+  EXPECT_EQ(measure_bytes(h), 7u);
 }
 
 TEST(PacketHeader, CheckPrefixNamesTheMismatch) {
@@ -57,11 +71,6 @@ TEST(PacketHeader, CheckPrefixNamesTheMismatch) {
   const auto r = check_prefix(p);
   EXPECT_EQ(r.error().code, ErrorCode::kBadVersion);
   EXPECT_NE(r.error().detail.find("expected"), std::string::npos);
-}
-
-TEST(PacketHeader, WrappingElapsedCrossesTheWrap) {
-  EXPECT_EQ(wrapping_elapsed(5u, 0xFFFFFFFBu), 10u);
-  EXPECT_EQ(wrapping_elapsed(wire_time(Time::from_micros((std::int64_t{1} << 32) + 7)), 3u), 4u);
 }
 
 TEST(Handshake, HelloAndWelcomeRoundTrip) {

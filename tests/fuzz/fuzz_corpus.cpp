@@ -155,16 +155,15 @@ void packet_header_seeds(Writer& w, const Traffic& t) {
   w.write("packet_header", concat(keep_alives));
   if (!t.to_client.empty()) w.write("packet_header", t.to_client.front());
   if (t.to_client.size() > 10) w.write("packet_header", t.to_client[10]);
-  // A keep-alive from the server, which carries its tick, and one echoing
-  // a stamp held for as long as a peer may claim.
+  // A keep-alive from the server, which carries its tick, and one holding
+  // a packet for as long as a peer may claim.
   for (const bool server_side : {true, false}) {
     PacketHeader h;
     h.prefix.type = PacketType::kKeepAlive;
     h.sequence = Sequence(65535);
     h.ack = Sequence(17);
     h.ack_bits = 0xFFFF0F0FU;
-    h.send_time_us = 123456789U;
-    h.echo = Echo{123400000U, server_side ? 250U : static_cast<std::uint32_t>(kMaxEchoHoldMicros)};
+    h.hold = Hold{server_side ? 250U : static_cast<std::uint32_t>(kMaxHoldMicros)};
     KeepAlive k;
     if (server_side) k.server_tick = Tick(4242);
     BitWriter bw(64);

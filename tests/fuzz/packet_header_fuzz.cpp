@@ -83,7 +83,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       TICKWIRE_FUZZ_CHECK(r.error().has_value());
       break;
     }
-    TICKWIRE_FUZZ_CHECK(!header.echo || header.echo->hold_us <= kMaxEchoHoldMicros);
+    TICKWIRE_FUZZ_CHECK(!header.hold || header.hold->hold_us <= kMaxHoldMicros);
 
     // One encoding per header: writing it back gives the bits it came from.
     BitWriter w(64);

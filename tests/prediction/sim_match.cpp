@@ -117,12 +117,14 @@ void SimMatch::on_server_packet(Remote& r, std::span<const std::uint8_t> bytes, 
     ++r.bad_packets;
     return;
   }
-  if (r.channel.receive(header, now) != PacketChannel::Verdict::kAccept) return;
   InputPacket packet;
   if (!serialize_input_packet(reader, packet, s_.schema, s_.input) || !reader.finish()) {
     ++r.bad_packets;  // out-of-range codes land here: never queued, never simulated
     return;
   }
+  // As the server does: the header counts only once the whole packet
+  // decoded, so garbage behind a plausible header cannot move the window.
+  if (r.channel.receive(header, now) != PacketChannel::Verdict::kAccept) return;
   r.queue.receive(packet, next_tick_);
 }
 

@@ -59,6 +59,8 @@ IntervalStats sample() {
   s.packets_out = {40, 20};
   s.kbps_in = 4.0;
   s.kbps_out = 32.04;
+  s.wire_kbps_in = 9.5;
+  s.wire_kbps_out = 41.26;
   s.snapshots = {40, 20};
   s.late_inputs = {3, 0};
   s.missing_inputs = {5, 2};
@@ -99,6 +101,8 @@ TEST(JsonLine, HasEveryKeyWithTotalsOnOneLine) {
                          "\"packets_out\":40",
                          "\"kbps_in\":4.0",
                          "\"kbps_out\":32.0",
+                         "\"wire_kbps_in\":9.5",
+                         "\"wire_kbps_out\":41.3",
                          "\"snapshots\":40",
                          "\"late_inputs\":3",
                          "\"missing_inputs\":5",

@@ -234,7 +234,7 @@ std::string to_html(const Report& report) {
                 {per_bot_line(s.margins, "late-burst seconds", blue, [](const BotMargins& b) {
                   return std::optional<double>(static_cast<double>(b.late_burst_seconds));
                 })});
-  html += chart("Bandwidth", "kbit/s per bot", bots_time,
+  html += chart("Bandwidth, payload", "kbit/s per bot, before ENet, UDP and IP (wire totals: Summary)", bots_time,
                 {bot_line(series, "in", blue, [](const SeriesPoint& p) { return p.kbps_in; }),
                  bot_line(series, "out", orange, [](const SeriesPoint& p) { return p.kbps_out; })});
   html += chart("Bots connected", "bots", bots_time,

@@ -33,6 +33,10 @@ void summarize_wire(Summary& s, const BotFigures& totals) {
   const WireFigures& w = totals.wire;
   s.wire_kbps_in = kbps(w.bytes_in + w.datagrams_in * kIpv4UdpHeaderBytes, totals.connected_seconds);
   s.wire_kbps_out = kbps(w.bytes_out + w.datagrams_out * kIpv4UdpHeaderBytes, totals.connected_seconds);
+  if (totals.connected_seconds > 0.0) {
+    s.wire_datagrams_in = static_cast<double>(w.datagrams_in) / totals.connected_seconds;
+    s.wire_datagrams_out = static_cast<double>(w.datagrams_out) / totals.connected_seconds;
+  }
 }
 
 }  // namespace

@@ -190,6 +190,8 @@ struct Summary {
   // datagram, as a packet capture counts them.
   double wire_kbps_in = 0.0;
   double wire_kbps_out = 0.0;
+  double wire_datagrams_in = 0.0;  // per connected bot per second
+  double wire_datagrams_out = 0.0;
   double snapshots_per_second = 0.0;  // per connected bot
   std::uint64_t sync_checks = 0;
   std::uint64_t desyncs = 0;

@@ -49,8 +49,10 @@ std::string counts_object(const std::map<std::string, std::uint64_t>& counts) {
 
 // The socket's count beside the payload's (Summary::wire_kbps_in).
 std::string wire_text(const Summary& s) {
-  return format("  wire kbps in / out        %.1f / %.1f per bot (at the socket, with IP and UDP headers)\n",
-                s.wire_kbps_in, s.wire_kbps_out);
+  return format(
+      "  wire kbps in / out        %.1f / %.1f per bot (at the socket, with IP and UDP headers)\n"
+      "  datagrams in / out        %.1f / %.1f per bot per second\n",
+      s.wire_kbps_in, s.wire_kbps_out, s.wire_datagrams_in, s.wire_datagrams_out);
 }
 
 }  // namespace
@@ -169,6 +171,8 @@ std::string to_json(const Report& report) {
       .num("kbps_out_per_bot", s.kbps_out)
       .num("wire_kbps_in_per_bot", s.wire_kbps_in)
       .num("wire_kbps_out_per_bot", s.wire_kbps_out)
+      .num("wire_datagrams_in_per_bot_per_s", s.wire_datagrams_in)
+      .num("wire_datagrams_out_per_bot_per_s", s.wire_datagrams_out)
       .num("snapshots_per_second_per_bot", s.snapshots_per_second)
       .count("sync_checks", s.sync_checks)
       .count("desyncs", s.desyncs)

@@ -97,6 +97,9 @@ int service(EnetTransport::Impl& impl, ENetEvent* event) {
   g_servicing = &impl;
   const int result = enet_host_service(impl.host, event, 0);
   g_servicing = outer;
+  // Unreliable payloads leave after whatever ENet sent, as when they were
+  // queued in ENet.
+  impl.send_session_datagrams();
   impl.fold_wire_counters();
   return result;
 }
@@ -156,8 +159,9 @@ Result<std::unique_ptr<EnetTransport>> EnetTransport::create(const EnetConfig& c
   if (config.limits.max_reliable_payload > ENET_HOST_DEFAULT_MAXIMUM_PACKET_SIZE) {
     return make_error(ErrorCode::kInvalidArgument, "max_reliable_payload is larger than ENet supports");
   }
-  if (config.timeout <= Duration::zero() || config.ping_interval <= Duration::zero()) {
-    return make_error(ErrorCode::kInvalidArgument, "timeout and ping_interval must be positive");
+  if (config.timeout <= Duration::zero() || config.ping_interval <= Duration::zero() ||
+      config.rtt_probe_interval <= Duration::zero()) {
+    return make_error(ErrorCode::kInvalidArgument, "timeout, ping_interval and rtt_probe_interval must be positive");
   }
   if (auto valid = check_validation_config(config.validation); !valid) return valid.error();
   if (auto init = initialize_enet(); !init) return init.error();
@@ -239,10 +243,16 @@ Result<void> EnetTransport::send(PeerId peer, Delivery delivery, std::span<const
                                                 std::to_string(bytes.size()) + " bytes exceeds the limit of " +
                                                 std::to_string(limit));
   }
-  const enet_uint32 flags = reliable ? ENET_PACKET_FLAG_RELIABLE : ENET_PACKET_FLAG_UNSEQUENCED;
+  if (!reliable) {
+    impl_->queue_session_datagram(peer, bytes);
+    record->counters.bytes_sent += bytes.size();
+    record->counters.packets_sent += 1;
+    return {};
+  }
+  const enet_uint32 flags = ENET_PACKET_FLAG_RELIABLE;
   ENetPacket* packet = enet_packet_create(bytes.data(), bytes.size(), flags);
   if (packet == nullptr) return make_error(ErrorCode::kIo, "out of memory for a packet");
-  if (enet_peer_send(record->peer, reliable ? kReliableChannel : kUnreliableChannel, packet) != 0) {
+  if (enet_peer_send(record->peer, kReliableChannel, packet) != 0) {
     enet_packet_destroy(packet);  // ENet takes ownership only on success
     return make_error(ErrorCode::kIo, "ENet refused to queue a packet for peer " + std::to_string(peer.value()));
   }
@@ -267,6 +277,7 @@ std::optional<TransportEvent> EnetTransport::poll(Time /*now*/) {
   if (impl_->host->serviceTime - impl_->last_resend_sweep >= kResendSweepMs) {  // wraps like ENet's clock
     impl_->last_resend_sweep = impl_->host->serviceTime;
     steady_resends(impl_->host, to_enet_millis(impl_->config.timeout));
+    impl_->probe_round_trips();
   }
   // Answers read during the service calls may have accepted or refused a
   // connect; start the accepted ones now rather than a poll later.
@@ -282,6 +293,7 @@ std::optional<TransportEvent> EnetTransport::poll(Time /*now*/) {
 
 void EnetTransport::flush(Time /*now*/) {
   enet_host_flush(impl_->host);
+  impl_->send_session_datagrams();
   impl_->fold_wire_counters();
 }
 

@@ -51,6 +51,11 @@ Endpoint endpoint_of(const ENetAddress& address);
 // ENet keeps its own clock; validation runs on the same kind of time.
 Time monotonic_now();
 
+// A session datagram opens with ENet's 16-bit peer header (flag, session,
+// peer id); the payload follows (enet_session_datagrams.cpp).
+inline constexpr std::size_t kSessionHeaderBytes = 2;
+bool is_session_datagram(std::span<const std::uint8_t> datagram);
+
 }  // namespace enet_detail
 
 struct EnetTransport::Impl {
@@ -61,6 +66,16 @@ struct EnetTransport::Impl {
     bool connected = false;  // the kConnected event was delivered
     bool closing = false;    // we disconnected it: its remaining events are ours to swallow
     PeerStats counters;
+    bool probed = false;           // a round-trip probe went out
+    std::uint32_t last_probe = 0;  // ENet's clock, milliseconds
+  };
+  struct SessionOut {
+    PeerId peer;
+    std::vector<std::uint8_t> bytes;
+  };
+  struct SessionStats {
+    std::uint64_t received = 0;
+    std::uint64_t dropped = 0;  // no such connected peer, another address or session, over the limit
   };
 
   EnetConfig config;
@@ -81,6 +96,8 @@ struct EnetTransport::Impl {
   // Everything that crossed the socket: ENet's own totals, folded in by
   // fold_wire_counters(), plus the challenge datagrams sent beside ENet.
   WireStats wire;
+  std::vector<SessionOut> session_out;  // unreliable payloads waiting for the next flush
+  SessionStats session_stats;
 
   Impl() = default;
   Impl(const Impl&) = delete;
@@ -110,6 +127,12 @@ struct EnetTransport::Impl {
   void on_challenge_datagram(std::span<const std::uint8_t> datagram, Endpoint from);
   void run_challenge_actions();
   void drive_validation();
+
+  // enet_session_datagrams.cpp: unreliable payloads beside ENet.
+  void queue_session_datagram(PeerId id, std::span<const std::uint8_t> bytes);
+  void send_session_datagrams();
+  int on_session_datagram(std::span<const std::uint8_t> datagram, Endpoint from);
+  void probe_round_trips();
 
   // enet_transport_stats.cpp: moves ENet's 32-bit totals into `wire` and
   // zeroes them, as ENet asks its users to before they overflow.

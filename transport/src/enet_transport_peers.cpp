@@ -100,6 +100,7 @@ bool addressed_to_no_peer(std::span<const std::uint8_t> datagram) {
 EnetTransport::Impl::~Impl() {
   if (host == nullptr) return;
   enet_host_flush(host);
+  send_session_datagrams();
   enet_host_destroy(host);
 }
 
@@ -272,6 +273,7 @@ int EnetTransport::Impl::intercept(std::span<const std::uint8_t> datagram, Endpo
     on_challenge_datagram(datagram, from);
     return 1;
   }
+  if (is_session_datagram(datagram)) return on_session_datagram(datagram, from);
   if (addressed_to_no_peer(datagram)) {
     if (validator && !may_reach_connect_path(from, monotonic_now())) {
       validator->count_dropped_connect(datagram.size());

@@ -23,10 +23,10 @@ struct PacketChannelStats {
   std::uint64_t acked = 0;       // our packets the peer confirmed
 };
 
-// One RTT sample: our send stamp came back after `rtt` minus the peer's hold.
+// One RTT sample: the peer acknowledged our packet `rtt` after we sent it,
+// less the time it says it held the packet.
 struct RttSample {
   Duration rtt;
-  std::uint32_t peer_send_time_us = 0;  // the peer's clock when it sent the echo
 };
 
 class PacketChannel {
@@ -45,8 +45,8 @@ class PacketChannel {
 
   // Sequences of ours that the peer acknowledged since the last call.
   std::vector<Sequence> take_acked();
-  // The RTT sample carried by the last accepted header, if it echoed one
-  // of our stamps.
+  // The RTT sample carried by the last accepted header, if it held one of
+  // our packets that we still remember sending.
   std::optional<RttSample> take_rtt_sample();
 
   const PacketChannelStats& stats() const { return stats_; }
@@ -63,11 +63,11 @@ class PacketChannel {
   SequenceBuffer<Received> received_;
   std::vector<Sequence> newly_acked_;
   std::optional<RttSample> rtt_sample_;
-  // The newest peer stamp and when it arrived, echoed in our next header.
-  std::optional<std::uint32_t> peer_time_;
-  Time peer_time_received_at_;
+  // When the peer's newest packet arrived, and whether our next header is
+  // the first to acknowledge it (and so says how long we held it).
+  Time newest_received_at_;
+  bool hold_due_ = false;
   bool sent_any_ = false;
-  Time started_;
   PacketChannelStats stats_;
 };
 

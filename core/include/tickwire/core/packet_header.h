@@ -2,12 +2,16 @@
 // The bytes every Tickwire packet starts with. Wire format and receiver
 // obligations: docs/wire-format.md.
 //
-// Every packet opens with a prefix that no future version may change
-// (protocol id, version, type), so any two versions can recognise each other
-// and fail with "version mismatch" instead of decoding garbage. Packets on
-// the unreliable channel follow the prefix with sequence, acks and the
-// timestamps the time system feeds on.
+// Handshake messages (reliable channel) open with a prefix that no future
+// version may change (protocol id, version, type), so any two versions can
+// recognise each other and fail with "version mismatch" instead of decoding
+// garbage. Packets on the unreliable channel flow only after a Welcome, so
+// both ends already agree on the version: they open with the packet type
+// alone, then the sequence, the acks and how long the newest acknowledged
+// packet was held (the round-trip sample). Inputs go every tick, so every
+// bit here is paid 60 times a second.
 
+#include <bit>
 #include <cstdint>
 #include <optional>
 
@@ -19,17 +23,21 @@
 namespace tickwire {
 
 inline constexpr std::uint16_t kProtocolId = 0x5457;  // "TW"
-inline constexpr std::uint8_t kProtocolVersion = 1;
+// 2: the compact unreliable header (type alone, full acks in one bit, a
+// hold instead of send and echo times) and session datagrams.
+inline constexpr std::uint8_t kProtocolVersion = 2;
 
 enum class PacketType : std::uint8_t {
   kHello = 1,      // client -> server, reliable: protocol version and fingerprint
   kWelcome = 2,    // server -> client, reliable: client id, rates, current tick
-  kKeepAlive = 3,  // either way, unreliable: timestamps when nothing else is due
+  kKeepAlive = 3,  // either way, unreliable: acks and holds when nothing else is due
   kInput = 4,      // client -> server, unreliable
   kSnapshot = 5,   // server -> client, unreliable
   kReport = 6,     // client -> server, unreliable: what the client sees, once a second
 };
 inline constexpr std::uint8_t kMaxPacketType = 6;
+// Bits of the type in the unreliable header: room for types up to 7.
+inline constexpr int kUnreliableTypeBits = 3;
 
 const char* to_string(PacketType type);
 
@@ -43,16 +51,18 @@ struct PacketPrefix {
 // kBadVersion, so the caller can drop the packet or deny the peer.
 Result<void> check_prefix(const PacketPrefix& prefix);
 
-// The longest a peer may claim to have held our timestamp before echoing
-// it. Longer holds make the echo useless for RTT and are rejected.
-inline constexpr std::uint64_t kMaxEchoHoldMicros = 10'000'000;
+// The longest a peer may claim to have held our packet before answering
+// it. Longer holds make the sample useless for RTT and are rejected.
+inline constexpr std::uint64_t kMaxHoldMicros = 10'000'000;
+// Bits of the hold's width: 24 bits hold kMaxHoldMicros.
+inline constexpr int kHoldWidthBits = 5;
+inline constexpr int kMaxHoldWidth = 24;
+static_assert(std::bit_width(kMaxHoldMicros) <= static_cast<unsigned>(kMaxHoldWidth));
 
-// Timestamps are the low 32 bits of the sender's Time in microseconds. They
-// wrap every 71 minutes; only differences between nearby stamps are used
-// (see wrapping_elapsed).
-struct Echo {
-  std::uint32_t time_us = 0;  // the newest send time we received from the peer
-  std::uint32_t hold_us = 0;  // how long we held it before this send
+// How long the sender held the peer's packet `ack` (its newest) before this
+// send. The peer knows when it sent `ack`: RTT = now - sent - hold.
+struct Hold {
+  std::uint32_t hold_us = 0;
 };
 
 struct PacketHeader {
@@ -60,14 +70,12 @@ struct PacketHeader {
   Sequence sequence;           // this packet's number on the unreliable channel
   Sequence ack;                // newest sequence received from the peer
   std::uint32_t ack_bits = 0;  // bit i: ack - 1 - i was received too
-  std::uint32_t send_time_us = 0;
-  std::optional<Echo> echo;
+  // Set in the first packet after `ack` arrived: one round-trip sample per
+  // packet received, none repeated.
+  std::optional<Hold> hold;
 };
 
-inline std::uint32_t wire_time(Time t) { return static_cast<std::uint32_t>(t.micros()); }
-
-// Microseconds from stamp `earlier` to stamp `later`, across a wrap.
-inline std::uint32_t wrapping_elapsed(std::uint32_t later, std::uint32_t earlier) { return later - earlier; }
+inline constexpr std::uint32_t kAllAcked = 0xFFFF'FFFFU;
 
 template <class Stream>
 bool serialize(Stream& s, PacketPrefix& p) {
@@ -84,31 +92,59 @@ bool serialize(Stream& s, PacketPrefix& p) {
   return true;
 }
 
+// The width of the value, then the bits below its leading one: a 16 ms hold
+// costs 5 + 13 bits. Canonical: each value has one coding.
 template <class Stream>
-bool serialize(Stream& s, Echo& e) {
-  std::uint64_t hold = e.hold_us;
-  if (!s.bits(e.time_us, 32) || !s.varint(hold)) return false;
+bool serialize(Stream& s, Hold& h) {
+  std::uint32_t width = static_cast<std::uint32_t>(std::bit_width(h.hold_us));
+  if constexpr (!Stream::kReading) {
+    if (h.hold_us > kMaxHoldMicros) return s.fail(ErrorCode::kOutOfRange, "hold over its bound");
+  }
+  if (!s.bits(width, kHoldWidthBits)) return false;
   if constexpr (Stream::kReading) {
-    if (hold > kMaxEchoHoldMicros) return s.fail(ErrorCode::kOutOfRange);
-    e.hold_us = static_cast<std::uint32_t>(hold);
+    if (width > static_cast<std::uint32_t>(kMaxHoldWidth)) return s.fail(ErrorCode::kOutOfRange);
+  }
+  std::uint32_t low = width > 1 ? h.hold_us & ((1U << (width - 1)) - 1U) : 0;
+  if (width > 1 && !s.bits(low, static_cast<int>(width) - 1)) return false;
+  if constexpr (Stream::kReading) {
+    h.hold_us = width == 0 ? 0 : (1U << (width - 1)) | low;
+    if (h.hold_us > kMaxHoldMicros) return s.fail(ErrorCode::kOutOfRange);
   }
   return true;
 }
 
 template <class Stream>
 bool serialize(Stream& s, PacketHeader& h) {
+  std::uint32_t type = static_cast<std::uint32_t>(h.prefix.type);
   std::uint32_t seq = h.sequence.value();
   std::uint32_t ack = h.ack.value();
-  bool has_echo = h.echo.has_value();
-  if (!serialize(s, h.prefix)) return false;
-  if (!s.bits(seq, 16) || !s.bits(ack, 16) || !s.bits(h.ack_bits, 32)) return false;
-  if (!s.bits(h.send_time_us, 32) || !s.boolean(has_echo)) return false;
+  bool all_acked = h.ack_bits == kAllAcked;
+  bool has_hold = h.hold.has_value();
+  if (!s.bits(type, kUnreliableTypeBits)) return false;
+  if constexpr (Stream::kReading) {
+    if (type == 0 || type > kMaxPacketType) return s.fail(ErrorCode::kBadPacketType);
+    // Only a welcomed peer's packets are read this way: the handshake has
+    // settled protocol and version.
+    h.prefix = PacketPrefix{kProtocolId, kProtocolVersion, static_cast<PacketType>(type)};
+  }
+  if (!s.bits(seq, 16) || !s.bits(ack, 16) || !s.boolean(all_acked)) return false;
+  if (all_acked) {
+    if constexpr (Stream::kReading) h.ack_bits = kAllAcked;
+  } else {
+    if (!s.bits(h.ack_bits, 32)) return false;
+    // All ones has its one-bit code; a second coding would not be canonical.
+    if constexpr (Stream::kReading) {
+      if (h.ack_bits == kAllAcked) return s.fail(ErrorCode::kMalformed, "full acks spelled out");
+    }
+  }
+  if (!s.boolean(has_hold)) return false;
   if constexpr (Stream::kReading) {
     h.sequence = Sequence(static_cast<std::uint16_t>(seq));
     h.ack = Sequence(static_cast<std::uint16_t>(ack));
-    if (has_echo) h.echo.emplace();
+    h.hold.reset();
+    if (has_hold) h.hold.emplace();
   }
-  if (has_echo && !serialize(s, *h.echo)) return false;
+  if (has_hold && !serialize(s, *h.hold)) return false;
   return true;
 }
 

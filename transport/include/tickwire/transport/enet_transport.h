@@ -92,6 +92,11 @@ struct EnetConfig {
   // ever-doubling intervals; this timeout is what ends the tries.
   Duration timeout = Duration::seconds(5);
   Duration ping_interval = Duration::millis(250);
+  // Unreliable payloads travel as session datagrams beside ENet's (docs/
+  // wire-format.md), which ENet never sees; a peer heard from that way is
+  // not pinged. One ping per peer per this interval keeps ENet's round trip
+  // measured (stats().rtt) and a peer that stopped answering detected.
+  Duration rtt_probe_interval = Duration::seconds(1);
   // Bytes per second; 0 lets ENet assume unlimited bandwidth.
   std::uint32_t incoming_bandwidth = 0;
   std::uint32_t outgoing_bandwidth = 0;
