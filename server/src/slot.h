@@ -12,6 +12,7 @@
 #include "tickwire/snapshot/record.h"
 #include "tickwire/snapshot/sender.h"
 #include "tickwire/timesync/input_arrival_tracker.h"
+#include "view_judge.h"
 
 namespace tickwire::server {
 
@@ -47,6 +48,7 @@ struct Server::Slot {
   std::unique_ptr<snapshot::SnapshotSender> sender;
   std::unique_ptr<prediction::InputQueue> queue;
   std::unique_ptr<timesync::InputArrivalTracker> tracker;
+  std::unique_ptr<ViewJudge> view_judge;      // the rewind policy and the inputs' arrivals
   std::unique_ptr<snapshot::Record> neutral;  // what the player does before its inputs flow
   // The first tick the client sent an input for: ticks before it are not
   // the client's to have missed.

@@ -138,6 +138,72 @@ class SyncTestScript final : public WanderScript {
   bool runs_sync_test() const override { return true; }
 };
 
+// Circles a point of its own (a strafing target for the others) and fires
+// the hitscan weapon at the nearest other player every kFireEvery ticks:
+// `miss_by` 0 aims at the centre of the player as drawn, above 0 aims that
+// far outside its edge, beside it.
+class ShooterScript : public BotScript {
+ public:
+  static constexpr std::uint32_t kFireEvery = 12;  // 5 shots a second
+  static constexpr float kMaxRange = 30.0F;
+
+  ShooterScript(std::uint64_t seed, float miss_by) : rng_(seed), miss_by_(miss_by) {
+    const float room = arena::kHalfSize * 0.4F;
+    centre_ = {uniform(rng_, -room, room), uniform(rng_, -room, room)};
+    radius_ = uniform(rng_, 3.0F, 6.0F);
+    clockwise_ = rng_.chance(0.5);
+    phase_ = static_cast<std::uint32_t>(rng_.uniform() * kFireEvery);
+  }
+  bool aims() const override { return true; }
+  void input(const BotView& view, Tick tick, arena::Input& out) override {
+    const Vec2 self = view.self.value_or(centre_);
+    const Vec2 out_of_centre{self.x - centre_.x, self.y - centre_.y};
+    const float distance = length(out_of_centre);
+    const Vec2 radial = distance > 1e-4F ? Vec2{out_of_centre.x / distance, out_of_centre.y / distance} : Vec2{1, 0};
+    const float turn = clockwise_ ? -1.0F : 1.0F;
+    const Vec2 tangent{-radial.y * turn, radial.x * turn};
+    const float pull = std::clamp((radius_ - distance) * 0.5F, -1.0F, 1.0F);
+    out.move = normalized({tangent.x + radial.x * pull, tangent.y + radial.y * pull});
+    if (!view.self || (tick.value() + phase_) % kFireEvery != 0) return;
+    const Vec2* target = nullptr;
+    float best = kMaxRange;
+    for (const Vec2& other : view.others) {
+      const float d = length({other.x - self.x, other.y - self.y});
+      if (d < best && d > 2.0F * arena::kPlayerRadius) {
+        best = d;
+        target = &other;
+      }
+    }
+    if (target == nullptr) return;
+    const Vec2 towards{target->x - self.x, target->y - self.y};
+    // Beside the target, perpendicular to the line of sight.
+    const Vec2 side{-towards.y / best, towards.x / best};
+    const float offset = miss_by_ > 0.0F ? arena::kPlayerRadius + miss_by_ : 0.0F;
+    out.aim = angle_of({towards.x + side.x * offset, towards.y + side.y * offset});
+    out.fire = true;
+  }
+
+ private:
+  transport::SimRng rng_;
+  float miss_by_ = 0.0F;
+  Vec2 centre_;
+  float radius_ = 4.0F;
+  bool clockwise_ = false;
+  std::uint32_t phase_ = 0;
+};
+
+class OnTargetScript final : public ShooterScript {
+ public:
+  explicit OnTargetScript(std::uint64_t seed) : ShooterScript(seed, 0.0F) {}
+};
+
+// A quarter of the radius outside the edge: clear of the shape by far more
+// than the aim's quantization (1.5 mrad, 5 cm at 30 m).
+class OffTargetScript final : public ShooterScript {
+ public:
+  explicit OffTargetScript(std::uint64_t seed) : ShooterScript(seed, 0.25F * arena::kPlayerRadius + 0.05F) {}
+};
+
 template <class Script>
 std::unique_ptr<BotScript> make(std::uint64_t seed) {
   if constexpr (std::is_constructible_v<Script, std::uint64_t>) {
@@ -176,6 +242,9 @@ const std::vector<ScriptInfo>& scripts() {
       {"chase", "runs at the nearest other player and shoots (pushes, mispredictions)", make<ChaseScript>},
       {"churn", "plays like wander, leaves and rejoins every few seconds", make<ChurnScript>},
       {"sync-test", "plays like wander; checks its prediction with the sync test", make<SyncTestScript>},
+      {"shooter", "circles and fires the hitscan weapon at the nearest player as drawn (hit registration)",
+       make<OnTargetScript>},
+      {"shooter_miss", "as shooter, aiming just outside the target's shape (false hits)", make<OffTargetScript>},
   };
   return all;
 }
