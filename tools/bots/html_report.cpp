@@ -215,7 +215,7 @@ std::string to_html(const Report& report) {
             row("hit registration", pct(s.hit_registration) + " of " + std::to_string(s.shots.on_target) +
                                         " shots on target in the shooter's view") +
             row("false hits", pct(s.false_hits) + " of " + std::to_string(s.shots.off_target) + " shots off target") +
-            row("not scored", std::to_string(s.shots.teleport_blocked) + " at a target that respawned, " +
+            row("not scored", std::to_string(s.shots.teleport_blocked) + " refused by the respawn rules, " +
                                   std::to_string(s.shots.unresolved) + " never judged");
   }
   html += "</table>\n<h2>Summary</h2><pre>" + escape(summary_text(report)) + "</pre>\n<h2>Over time</h2>\n";

@@ -100,7 +100,7 @@ std::string summary_text(const Report& report) {
                   pct(s.hit_registration).c_str(), ull(s.shots.on_target_hits), ull(s.shots.on_target));
     out += format("  false hits                %s (%llu of %llu shots off target)\n", pct(s.false_hits).c_str(),
                   ull(s.shots.off_target_hits), ull(s.shots.off_target));
-    out += format("  shots not scored          %llu at a target that respawned, %llu never judged\n",
+    out += format("  shots not scored          %llu refused by the respawn rules, %llu never judged\n",
                   ull(s.shots.teleport_blocked), ull(s.shots.unresolved));
   }
   if (s.sync_checks > 0 || s.desyncs > 0) {

@@ -48,7 +48,8 @@ void ShotLedger::judged(std::int32_t tick, std::int32_t result) {
   const bool on_target = match->second;
   pending_.erase(match);
   const bool hit = result == static_cast<std::int32_t>(arena::ShotResult::kHit);
-  if (result == static_cast<std::int32_t>(arena::ShotResult::kMissTeleported) && on_target) {
+  if (result == static_cast<std::int32_t>(arena::ShotResult::kVoid) ||
+      (result == static_cast<std::int32_t>(arena::ShotResult::kMissTeleported) && on_target)) {
     ++figures_.teleport_blocked;
   } else if (on_target) {
     ++figures_.on_target;

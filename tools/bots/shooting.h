@@ -20,8 +20,9 @@ struct ShotFigures {
   std::uint64_t on_target_hits = 0;
   std::uint64_t off_target = 0;
   std::uint64_t off_target_hits = 0;
-  // On target, but the server's rewind stopped at the target's respawn:
-  // refused by rule, and left out of registration.
+  // Refused by the respawn rules, and left out of registration: on target
+  // but the target respawned after the view time, or fired from a life
+  // that had already ended on the server (arena::ShotResult::kVoid).
   std::uint64_t teleport_blocked = 0;
   // Fired but never judged, or judged in a snapshot the bot never got (the
   // input came too late and a stand-in ran, or a newer result replaced it).

@@ -51,7 +51,7 @@ Schema make_schema() {
     s.shot_type = t.id();
     s.shot_owner = t.add_int("owner", 0, 65535);
     s.shot_tick = t.add_int("tick", 0, 65535);
-    s.shot_result = t.add_int("result", 0, 3);
+    s.shot_result = t.add_int("result", 0, 4);
   }
   {
     auto t = b.record_type("input");

@@ -37,6 +37,12 @@ HitscanVerdict Hitscan::judge(const HitscanShot& shot) {
   NetworkTime at = shot.at;
   if (at < range->oldest) at = range->oldest;
   if (at > range->newest) at = range->newest;
+  // Who may shoot is the server's present: a shooter that died and
+  // respawned after the view it aimed in fires from a life that is over.
+  if (const auto self = history_.rewind(shot.shooter, at); self && self->teleport_blocked) {
+    ++stats_.void_shots;
+    return {ShotResult::kVoid, std::nullopt};
+  }
   lagcomp::Ray ray;
   ray.origin = on_ground(shot.origin);
   ray.direction = {std::cos(shot.aim), 0.0F, std::sin(shot.aim)};

@@ -35,6 +35,10 @@ enum class ShotResult : std::int32_t {
   // A miss because the rewind stopped at a target's teleport (a respawn
   // inside the window): the shooter aimed at where the target was before.
   kMissTeleported = 3,
+  // Refused: the shooter itself respawned after its view time, so the shot
+  // came from a life that had already ended on the server (its client had
+  // not heard yet). It fires nothing.
+  kVoid = 4,
 };
 
 struct HitscanConfig {
@@ -47,6 +51,7 @@ struct HitscanStats {
   std::uint64_t hits = 0;
   std::uint64_t teleport_blocked = 0;  // misses whose rewind stopped at a teleport
   std::uint64_t unrecorded = 0;        // shots before the history held a tick
+  std::uint64_t void_shots = 0;        // from a shooter that respawned after its view time
 };
 
 // One shot to judge: the shooter's entity and where it stands, its aim,
