@@ -138,32 +138,38 @@ class SyncTestScript final : public WanderScript {
   bool runs_sync_test() const override { return true; }
 };
 
-// Circles a point of its own (a strafing target for the others) and fires
-// the hitscan weapon at the nearest other player every kFireEvery ticks:
-// `miss_by` 0 aims at the centre of the player as drawn, above 0 aims that
-// far outside its edge, beside it.
+// Circles the point where it first stood (a strafing target for the
+// others) and fires the hitscan weapon at the nearest other player every
+// kFireEvery ticks: `miss_by` 0 aims at the centre of the player as drawn,
+// above 0 aims that far outside its edge, beside it. The circle is small
+// (1.5 m) so that shooters spawned on the arena's ring (4.7 m apart) do
+// not push each other: a push is the other machine's to decide, so the
+// shooter's own position would be mispredicted and its shots would start
+// somewhere else on the server than on its screen.
 class ShooterScript : public BotScript {
  public:
   static constexpr std::uint32_t kFireEvery = 12;  // 5 shots a second
   static constexpr float kMaxRange = 30.0F;
+  static constexpr float kRadius = 1.5F;
 
   ShooterScript(std::uint64_t seed, float miss_by) : rng_(seed), miss_by_(miss_by) {
-    const float room = arena::kHalfSize * 0.4F;
-    centre_ = {uniform(rng_, -room, room), uniform(rng_, -room, room)};
-    radius_ = uniform(rng_, 3.0F, 6.0F);
     clockwise_ = rng_.chance(0.5);
     phase_ = static_cast<std::uint32_t>(rng_.uniform() * kFireEvery);
   }
   bool aims() const override { return true; }
   void input(const BotView& view, Tick tick, arena::Input& out) override {
-    const Vec2 self = view.self.value_or(centre_);
-    const Vec2 out_of_centre{self.x - centre_.x, self.y - centre_.y};
+    if (!centre_ && view.self) centre_ = *view.self;
+    const Vec2 centre = centre_.value_or(Vec2{});
+    const Vec2 self = view.self.value_or(centre);
+    const Vec2 out_of_centre{self.x - centre.x, self.y - centre.y};
     const float distance = length(out_of_centre);
     const Vec2 radial = distance > 1e-4F ? Vec2{out_of_centre.x / distance, out_of_centre.y / distance} : Vec2{1, 0};
     const float turn = clockwise_ ? -1.0F : 1.0F;
     const Vec2 tangent{-radial.y * turn, radial.x * turn};
-    const float pull = std::clamp((radius_ - distance) * 0.5F, -1.0F, 1.0F);
-    out.move = normalized({tangent.x + radial.x * pull, tangent.y + radial.y * pull});
+    // Back onto the circle (after a respawn at the arena's centre, home).
+    const float pull = std::clamp((kRadius - distance) * 0.5F, -1.0F, 1.0F);
+    out.move = distance > 2.0F * kRadius ? normalized({-out_of_centre.x, -out_of_centre.y})
+                                         : normalized({tangent.x + radial.x * pull, tangent.y + radial.y * pull});
     if (!view.self || (tick.value() + phase_) % kFireEvery != 0) return;
     const Vec2* target = nullptr;
     float best = kMaxRange;
@@ -186,8 +192,7 @@ class ShooterScript : public BotScript {
  private:
   transport::SimRng rng_;
   float miss_by_ = 0.0F;
-  Vec2 centre_;
-  float radius_ = 4.0F;
+  std::optional<Vec2> centre_;  // where it first stood
   bool clockwise_ = false;
   std::uint32_t phase_ = 0;
 };
