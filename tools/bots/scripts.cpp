@@ -170,7 +170,9 @@ class ShooterScript : public BotScript {
     const float pull = std::clamp((kRadius - distance) * 0.5F, -1.0F, 1.0F);
     out.move = distance > 2.0F * kRadius ? normalized({-out_of_centre.x, -out_of_centre.y})
                                          : normalized({tangent.x + radial.x * pull, tangent.y + radial.y * pull});
-    if (!view.self || (tick.value() + phase_) % kFireEvery != 0) return;
+    // Fires only on its circle: on the way home from a respawn it would
+    // push and be pushed, and its own position would be mispredicted.
+    if (!view.self || distance > 2.0F * kRadius || (tick.value() + phase_) % kFireEvery != 0) return;
     const Vec2* target = nullptr;
     float best = kMaxRange;
     for (const Vec2& other : view.others) {
