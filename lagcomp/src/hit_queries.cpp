@@ -63,7 +63,9 @@ void HitHistory::sample(const Frame& f0, std::uint32_t slot, const NetworkTime& 
   if (fraction > 0) {
     const Frame& f1 = frame_at(f0.tick + 1);
     const Record& r1 = f1.records[slot];
-    if (f1.complete && f1.tick == f0.tick + 1 && r1.present && r1.id == r0.id && r1.life == r0.life) {
+    // Never blended into a teleport (only cross_teleports gets this far
+    // with one): the entity is taken as it was before it.
+    if (f1.complete && f1.tick == f0.tick + 1 && r1.present && r1.id == r0.id && r1.life == r0.life && !r1.teleported) {
       const float t = static_cast<float>(fraction) / static_cast<float>(NetworkTime::kUnitsPerTick);
       out.position = lerp(r0.position, r1.position, t);
       const Shape* s0 = f0.shapes.data() + std::size_t{r0.dense} * stride;

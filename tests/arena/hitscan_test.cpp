@@ -125,6 +125,9 @@ TEST(Hitscan, NeverRewindsAcrossARespawn) {
   s.step(s.aim_at(s.target_at[19]), at_tick(19));
   EXPECT_EQ(s.last_result(), ShotResult::kMissTeleported);
   EXPECT_EQ(s.game.hitscan()->stats().teleport_blocked, 1u);
+  // Between the tick before the respawn and the respawn itself: the same.
+  s.step(s.aim_at(s.target_at[20]), at_tick(20, 0.14));
+  EXPECT_EQ(s.last_result(), ShotResult::kMissTeleported);
 }
 
 TEST(Hitscan, TheHistoryIsSizedByTheWindow) {

@@ -340,29 +340,38 @@ Game::~Game() = default;
 void Game::fire_hitscan(snapshot::World& world, Tick tick, const prediction::Inputs& inputs) {
   const Schema& s = arena::schema();
   if (!hitscan_) hitscan_ = std::make_unique<Hitscan>(HitscanConfig{config_.max_hittable, config_.max_rewind});
+  // Every shot of the tick is judged before any lands: all are cast from
+  // where their shooters stood when the tick began, so two players who
+  // shoot each other in the same tick both hit (a trade), whatever order
+  // their inputs come in.
+  std::vector<StepScratch::Verdict>& verdicts = step_.verdicts;
+  verdicts.clear();
   for (const prediction::PlayerInput& in : inputs.all()) {
     // A stand-in input fires nothing: a shot is the player's act, and the
     // server has no view time for an input it never got.
     if (in.fallback || !in.rewind || !in.input->get(s.input_fire)) continue;
     const auto shooter = find_player(world, in.player.value);
     if (!shooter) continue;
-    const HitscanVerdict v =
-        hitscan_->judge({*shooter, world.get(*shooter, s.player_position), in.input->get(s.input_aim), *in.rewind});
-    if (v.target && world.contains(*v.target)) {
-      const auto health = world.get(*v.target, s.player_health) - kHitscanDamage;
-      world.set(*v.target, s.player_health, health > 0 ? health : kMaxHealth);
+    verdicts.push_back({in.player.value, hitscan_->judge({*shooter, world.get(*shooter, s.player_position),
+                                                          in.input->get(s.input_aim), *in.rewind})});
+  }
+  for (const StepScratch::Verdict& v : verdicts) {
+    const auto target = v.verdict.target;
+    if (target && world.contains(*target)) {
+      const auto health = world.get(*target, s.player_health) - kHitscanDamage;
+      world.set(*target, s.player_health, health > 0 ? health : kMaxHealth);
       if (health <= 0) {
-        world.set(*v.target, s.player_position, Vec2{});
-        step_.teleported.push_back(*v.target);
+        world.set(*target, s.player_position, Vec2{});
+        step_.teleported.push_back(*target);
       }
     }
-    auto shot = find_shot(world, in.player.value);
+    auto shot = find_shot(world, v.owner);
     if (!shot) {
       shot = world.spawn(s.shot_type);
-      world.set(*shot, s.shot_owner, static_cast<std::int32_t>(in.player.value % 65536));
+      world.set(*shot, s.shot_owner, static_cast<std::int32_t>(v.owner % 65536));
     }
     world.set(*shot, s.shot_tick, static_cast<std::int32_t>(tick.value() % 65536));
-    world.set(*shot, s.shot_result, static_cast<std::int32_t>(v.result));
+    world.set(*shot, s.shot_result, static_cast<std::int32_t>(v.verdict.result));
   }
 }
 

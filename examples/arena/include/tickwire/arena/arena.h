@@ -161,6 +161,11 @@ struct StepScratch {
   std::vector<std::uint8_t> moved;        // per player: sent back to the centre by a hit
   std::vector<std::uint32_t> moved_list;
   std::vector<EntityId> teleported;  // players sent back to the centre this step
+  struct Verdict {
+    std::uint32_t owner;
+    HitscanVerdict verdict;
+  };
+  std::vector<Verdict> verdicts;  // the step's hitscan shots, judged before any lands
 };
 
 class Game final : public prediction::NetGame {
