@@ -10,8 +10,8 @@ set -u
 server_bin=${1:?server binary}
 netsim_bin=${2:?netsim binary}
 bots_bin=${3:?bots binary}
-seconds=${4:-8}
-bots=${5:-8}
+seconds=${4:-20}
+bots=${5:-16}
 work=$(mktemp -d)
 trap 'kill "$server_pid" "$relay_pid" 2>/dev/null; rm -rf "$work"' EXIT
 

@@ -335,8 +335,6 @@ void Game::simulate(snapshot::World& world, Tick tick, const prediction::Inputs&
   }
 }
 
-Game::~Game() = default;
-
 void Game::fire_hitscan(snapshot::World& world, Tick tick, const prediction::Inputs& inputs) {
   const Schema& s = arena::schema();
   if (!hitscan_) hitscan_ = std::make_unique<Hitscan>(HitscanConfig{config_.max_hittable, config_.max_rewind});

@@ -171,9 +171,6 @@ struct StepScratch {
 class Game final : public prediction::NetGame {
  public:
   explicit Game(GameConfig config = {}) : config_(config) {}
-  ~Game() override;
-  Game(const Game&) = delete;
-  Game& operator=(const Game&) = delete;
 
   void simulate(snapshot::World& world, Tick tick, const prediction::Inputs& inputs,
                 prediction::SimContext& ctx) override;
