@@ -235,9 +235,9 @@ int main(int argc, char** argv) {
     const auto fh = [](const Outcome& o) { return rate(o.off.off_target_hits, o.off.off_target); };
     std::printf("%-10s %7lld %7.1f %7.1f | %8llu %7.2f %7.2f %8.2f%% %8.2f%% | %8llu %7.2f %7.2f\n", link.name.c_str(),
                 static_cast<long long>(window.micros() / 1000), with.rtt_ms, with.view_behind_ms,
-                static_cast<unsigned long long>(with.on.on_target + with.off.off_target), reg(with), fh(with),
+                static_cast<unsigned long long>(with.on.on_target) + with.off.off_target, reg(with), fh(with),
                 rate(with.replaced, with.decisions), rate(with.clamped, with.decisions),
-                static_cast<unsigned long long>(without.on.on_target + without.off.off_target), reg(without),
+                static_cast<unsigned long long>(without.on.on_target) + without.off.off_target, reg(without),
                 fh(without));
     char line[1024];
     const auto part = [&](const Outcome& o) {
@@ -250,8 +250,8 @@ int main(int argc, char** argv) {
           "\"view_behind_ms\":%.2f}",
           static_cast<unsigned long long>(o.on.on_target), static_cast<unsigned long long>(o.on.on_target_hits),
           static_cast<unsigned long long>(o.off.off_target), static_cast<unsigned long long>(o.off.off_target_hits),
-          static_cast<unsigned long long>(o.on.teleport_blocked + o.off.teleport_blocked),
-          static_cast<unsigned long long>(o.on.unresolved + o.off.unresolved), reg(o) / 100.0, fh(o) / 100.0,
+          static_cast<unsigned long long>(o.on.teleport_blocked) + o.off.teleport_blocked,
+          static_cast<unsigned long long>(o.on.unresolved) + o.off.unresolved, reg(o) / 100.0, fh(o) / 100.0,
           static_cast<unsigned long long>(o.decisions), static_cast<unsigned long long>(o.replaced),
           static_cast<unsigned long long>(o.clamped), o.rtt_ms, o.view_behind_ms);
       return std::string(b);
