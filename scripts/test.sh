@@ -22,6 +22,8 @@ build/bench/snapshot/bench_snapshot --seconds 10 --json build/bench-results/snap
 build/bench/snapshot/bench_snapshot --transport enet --scene asteroids --seconds 3 \
   --json build/bench-results/snapshot_enet.json
 build/bench/rollback/bench_rollback --entities 32 --depth 15 --json build/bench-results/rollback.json
+build/bench/lagcomp/bench_lagcomp --json build/bench-results/lagcomp.json
+build/bench/lagcomp/bench_hit_registration --seconds 10 --json build/bench-results/hit_registration.json
 
 echo "== build (ASan+UBSan)"
 cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTICKWIRE_WERROR=ON -DTICKWIRE_SANITIZE=ON \

@@ -41,7 +41,8 @@ std::optional<Error> HitHistory::check_time(const NetworkTime& at) const {
   return std::nullopt;
 }
 
-void HitHistory::sample(const Frame& f0, std::uint32_t slot, const NetworkTime& at, RewoundEntity& out) const {
+void HitHistory::sample(const Frame& f0, std::uint32_t slot, const NetworkTime& at, RewoundEntity& out,
+                        bool cross_teleports) const {
   const Record& r0 = f0.records[slot];
   const std::uint32_t stride = config_.max_shapes_per_entity;
   const auto copy_from = [&out, stride](const Frame& f, const Record& r) {
@@ -52,7 +53,7 @@ void HitHistory::sample(const Frame& f0, std::uint32_t slot, const NetworkTime& 
   };
   out.id = r0.id;
   out.teleport_blocked = r0.blocked;
-  if (r0.blocked) {
+  if (r0.blocked && !cross_teleports) {
     // The teleport lies after the view time: the entity as it landed.
     const Frame& fb = frame_at(Tick(r0.blocked_at));
     copy_from(fb, fb.records[slot]);
@@ -62,7 +63,9 @@ void HitHistory::sample(const Frame& f0, std::uint32_t slot, const NetworkTime& 
   if (fraction > 0) {
     const Frame& f1 = frame_at(f0.tick + 1);
     const Record& r1 = f1.records[slot];
-    if (f1.complete && f1.tick == f0.tick + 1 && r1.present && r1.id == r0.id && r1.life == r0.life) {
+    // Never blended into a teleport (only cross_teleports gets this far
+    // with one): the entity is taken as it was before it.
+    if (f1.complete && f1.tick == f0.tick + 1 && r1.present && r1.id == r0.id && r1.life == r0.life && !r1.teleported) {
       const float t = static_cast<float>(fraction) / static_cast<float>(NetworkTime::kUnitsPerTick);
       out.position = lerp(r0.position, r1.position, t);
       const Shape* s0 = f0.shapes.data() + std::size_t{r0.dense} * stride;
@@ -113,6 +116,9 @@ Result<RayCastResult> HitHistory::ray_cast(const Ray& ray, const NetworkTime& at
     return make_error(ErrorCode::kInvalidArgument,
                       "ray: origin not finite or out of range, zero or non-finite direction, or negative length");
   }
+  if (options.cross_teleports && options.broad_phase) {
+    return make_error(ErrorCode::kInvalidArgument, "ray: cross_teleports needs the broad phase off");
+  }
   const Frame& f0 = frame_at(at.tick());
   RayCastResult result;
   RewoundEntity e;
@@ -120,7 +126,7 @@ Result<RayCastResult> HitHistory::ray_cast(const Ray& ray, const NetworkTime& at
   const auto exact = [&](std::uint32_t slot) {
     if (options.ignore && f0.records[slot].id == *options.ignore) return;
     ++result.candidates;
-    sample(f0, slot, at, e);
+    sample(f0, slot, at, e, options.cross_teleports);
     if (e.teleport_blocked) ++result.teleport_blocked;
     for (std::uint32_t j = 0; j < e.shape_count; ++j) {
       const auto d = detail::ray_distance(e.shapes[j], *unit);

@@ -151,7 +151,7 @@ void ClientPrediction::run_tick(Tick tick, std::vector<std::uint8_t>& mask, bool
     for (std::int64_t i = 1; i <= back && input == nullptr; ++i) input = inputs_.find(tick - i);
     if (input == nullptr) input = &neutral_;
   }
-  const PlayerInput player_input{config_.player, input, fallback, std::nullopt};
+  const PlayerInput player_input{config_.player, input, fallback, std::nullopt, std::nullopt};
   const bool resimulating = simulated_through_ && tick <= *simulated_through_;
   SimContext ctx(tick, resimulating, mask, *this);
   {

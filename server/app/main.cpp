@@ -81,6 +81,8 @@ int main(int argc, char** argv) {
 
   arena::GameConfig game_config;
   game_config.nearest_entities = opt.nearest;
+  game_config.max_rewind = Duration::millis(opt.max_rewind_ms);
+  game_config.max_hittable = static_cast<std::uint32_t>(opt.max_clients);
   arena::Game game(game_config);
 
   server::ServerConfig config;
@@ -91,6 +93,7 @@ int main(int argc, char** argv) {
   config.schema_hash = opt.schema_hash;
   config.max_snapshot_bytes = opt.snapshot_bytes;
   config.max_catch_up_ticks = opt.max_catch_up_ticks;
+  config.max_rewind = Duration::millis(opt.max_rewind_ms);
   const auto seconds = [](double s) { return Duration::micros(static_cast<std::int64_t>(s * 1e6)); };
   config.client_timeout = seconds(opt.timeout_s);
   config.handshake_timeout = seconds(opt.handshake_timeout_s);

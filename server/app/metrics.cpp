@@ -83,6 +83,17 @@ Metrics::Metrics(const std::string& version, std::uint32_t tick_rate, std::size_
   rejected_inputs_ = counter("tickwire_rejected_inputs_total", "Inputs refused as invalid or too far ahead");
   reported_mispredictions_ = counter("tickwire_client_reported_mispredictions_total",
                                      "Snapshots that corrected a client's prediction, as the clients report them");
+  {
+    auto& views = prometheus::BuildCounter()
+                      .Name("tickwire_view_times_total")
+                      .Help(
+                          "Lag compensation: inputs' view times used as claimed, replaced by the server's estimate "
+                          "(missing or beyond the tolerance), or clamped into the rewind window")
+                      .Register(r);
+    view_as_claimed_ = &views.Add({{"decision", "as_claimed"}});
+    view_replaced_ = &views.Add({{"decision", "replaced"}});
+    view_clamped_ = &views.Add({{"decision", "clamped"}});
+  }
 
   // Every label value exists from the start at 0, so rate() and alerts see
   // a series before the first event rather than a gap.
@@ -130,6 +141,9 @@ void Metrics::update(const server::ServerStats& s) {
   advance(missing_inputs_, s.missing_inputs, p.missing_inputs);
   advance(rejected_inputs_, s.rejected_inputs, p.rejected_inputs);
   advance(reported_mispredictions_, s.reported_mispredictions, p.reported_mispredictions);
+  advance(view_as_claimed_, s.rewind.as_claimed, p.rewind.as_claimed);
+  advance(view_replaced_, s.rewind.replaced, p.rewind.replaced);
+  advance(view_clamped_, s.rewind.clamped, p.rewind.clamped);
   for (std::size_t i = 0; i < kErrorCodes; ++i) {
     advance(bad_packets_[i], s.bad_packets_by_reason[i], p.bad_packets_by_reason[i]);
   }

@@ -67,6 +67,10 @@ class Metrics {
   prometheus::Counter* missing_inputs_ = nullptr;
   prometheus::Counter* rejected_inputs_ = nullptr;
   prometheus::Counter* reported_mispredictions_ = nullptr;
+  // Lag compensation's rewind decisions, by outcome.
+  prometheus::Counter* view_as_claimed_ = nullptr;
+  prometheus::Counter* view_replaced_ = nullptr;
+  prometheus::Counter* view_clamped_ = nullptr;
   std::array<prometheus::Counter*, kErrorCodes> bad_packets_{};
   prometheus::Counter* connected_ = nullptr;
   std::array<prometheus::Counter*, kReasons> denied_{};

@@ -159,6 +159,12 @@ std::variant<Options, ParseExit> parse_options(int argc, const char* const* argv
       ->capture_default_str()
       ->check(quiet(CLI::Range(std::size_t{64}, std::size_t{1140})))
       ->group(kAdvanced);
+  app.add_option("--max-rewind-ms", o.max_rewind_ms,
+                 "Lag compensation: how far back a hitscan shot is judged (0-1000); sizes the hit history")
+      ->type_name("MS")
+      ->capture_default_str()
+      ->check(quiet(CLI::Range(0, 1000)))
+      ->group(kAdvanced);
   app.add_option("--max-catch-up-ticks", o.max_catch_up_ticks,
                  "Most ticks run back to back after a stall; later ones are skipped and counted")
       ->type_name("N")

@@ -25,6 +25,7 @@ struct Options {
   std::uint32_t workers = 1;      // threads encoding snapshots (ServerConfig::workers)
   std::size_t snapshot_bytes = 1100;
   int max_catch_up_ticks = 8;
+  int max_rewind_ms = 250;                    // lag compensation's window
   std::optional<std::uint64_t> schema_hash;   // unset: the game's own
   std::optional<std::uint16_t> metrics_port;  // unset: no metrics; 0: any free port
   std::string metrics_bind = "0.0.0.0";

@@ -29,14 +29,14 @@ std::string format_json_line(const IntervalStats& s) {
       "\"connects\":{},\"denials\":{},\"disconnects\":{},\"rss_kb\":{},\"heap_kb\":{},\"unvalidated_bytes_in\":{},"
       "\"unvalidated_bytes_out\":{},\"challenges_sent\":{},\"challenges_over_budget\":{},\"bad_cookies\":{},"
       "\"connects_dropped\":{},\"pending_connects\":{},\"receive_us\":{},\"simulate_us\":{},\"relevancy_us\":{},"
-      "\"encode_us\":{},\"send_us\":{}}}\n",
+      "\"encode_us\":{},\"send_us\":{},\"view_replaced\":{},\"view_clamped\":{}}}\n",
       s.t, s.tick, s.clients, s.tick_us_p50, s.tick_us_p99, s.tick_us_max, s.late_start_us_p99, s.late_start_us_max,
       s.ticks_overrun.total, s.ticks_skipped.total, s.bytes_in.total, s.bytes_out.total, s.packets_in.total,
       s.packets_out.total, s.kbps_in, s.kbps_out, s.wire_kbps_in, s.wire_kbps_out, s.snapshots.total,
       s.late_inputs.total, s.missing_inputs.total, s.rejected_inputs.total, s.bad_packets.total, s.connects.total,
       s.denials.total, s.disconnects.total, s.rss_kb, s.heap_kb, s.unvalidated_bytes_in, s.unvalidated_bytes_out,
       s.challenges_sent, s.challenges_over_budget, s.bad_cookies, s.connects_dropped, s.pending_connects, s.receive_us,
-      s.simulate_us, s.relevancy_us, s.encode_us, s.send_us);
+      s.simulate_us, s.relevancy_us, s.encode_us, s.send_us, s.view_replaced.total, s.view_clamped.total);
 }
 
 std::string format_text_line(const IntervalStats& s) {
@@ -44,11 +44,13 @@ std::string format_text_line(const IntervalStats& s) {
   return fmt::format(
       "stats: tick={} clients={} tick_us p50={} p99={} max={} late_start_us p99={} max={} overrun={} skipped={} "
       "in={:.1f}kbps/{:.0f}pps out={:.1f}kbps/{:.0f}pps snapshots={} inputs late={} missing={} rejected={} "
-      "bad_packets={} rss={}KiB heap={}KiB unvalidated in={}B out={}B connects_dropped={} bad_cookies={}",
+      "bad_packets={} rss={}KiB heap={}KiB unvalidated in={}B out={}B connects_dropped={} bad_cookies={} "
+      "view_times replaced={} clamped={}",
       s.tick, s.clients, s.tick_us_p50, s.tick_us_p99, s.tick_us_max, s.late_start_us_p99, s.late_start_us_max,
       c(s.ticks_overrun), c(s.ticks_skipped), s.kbps_in, s.pps_in, s.kbps_out, s.pps_out, c(s.snapshots),
       c(s.late_inputs), c(s.missing_inputs), c(s.rejected_inputs), c(s.bad_packets), s.rss_kb, s.heap_kb,
-      s.unvalidated_bytes_in, s.unvalidated_bytes_out, s.connects_dropped, s.bad_cookies);
+      s.unvalidated_bytes_in, s.unvalidated_bytes_out, s.connects_dropped, s.bad_cookies, c(s.view_replaced),
+      c(s.view_clamped));
 }
 
 std::optional<std::uint64_t> rss_kb_from_statm(std::string_view statm, std::uint64_t page_bytes) {

@@ -50,6 +50,10 @@ struct IntervalStats {
   Counter late_inputs;
   Counter missing_inputs;
   Counter rejected_inputs;
+  // Lag compensation: view-time claims replaced by the server's estimate,
+  // and rewinds clamped into the window.
+  Counter view_replaced;
+  Counter view_clamped;
   Counter bad_packets;
   Counter connects;
   Counter denials;

@@ -66,6 +66,8 @@ void StatsReporter::report(const server::ServerStats& s, const transport::Valida
   r.late_inputs = counter(s.late_inputs, p.late_inputs);
   r.missing_inputs = counter(s.missing_inputs, p.missing_inputs);
   r.rejected_inputs = counter(s.rejected_inputs, p.rejected_inputs);
+  r.view_replaced = counter(s.rewind.replaced, p.rewind.replaced);
+  r.view_clamped = counter(s.rewind.clamped, p.rewind.clamped);
   r.bad_packets = counter(s.bad_packets(), p.bad_packets());
   r.connects = counter(s.connects, p.connects);
   r.denials = counter(s.denials, p.denials);

@@ -13,6 +13,7 @@
 #include "tickwire/core/view_claim.h"
 #include "tickwire/snapshot/world_state.h"
 #include "tickwire/timesync/snapshot_timing.h"
+#include "view_judge.h"
 
 namespace tickwire::server {
 
@@ -133,7 +134,7 @@ void Server::run_tick(const timesync::TickContext& ctx, Time now) {
   for (auto& [peer, slot] : slots_) {
     if (!slot->welcomed()) continue;
     if (!slot->first_input_tick || tick_ < *slot->first_input_tick) {
-      tick_inputs_.push_back({slot->player, slot->neutral.get(), true, std::nullopt});
+      tick_inputs_.push_back({slot->player, slot->neutral.get(), true, std::nullopt, std::nullopt});
       continue;
     }
     const prediction::ConsumedInput in = slot->queue->consume(tick_);
@@ -141,7 +142,16 @@ void Server::run_tick(const timesync::TickContext& ctx, Time now) {
     count_inputs(*slot);
     std::optional<NetworkTime> view;
     if (in.view) view = claimed_view_time(tick_, *in.view, config_.tick_rate);
-    tick_inputs_.push_back({slot->player, in.input, in.fallback, view});
+    std::optional<NetworkTime> rewind;
+    if (!in.fallback) {
+      const Duration rtt = slot->has_rtt ? slot->rtt : Duration::zero();
+      rewind =
+          slot->view_judge
+              ->decide(tick_, view, rtt, config_.assumed_interpolation_delay, config_.max_rewind, config_.tick_rate)
+              .time;
+      slot->stats.rewind = slot->view_judge->stats();
+    }
+    tick_inputs_.push_back({slot->player, in.input, in.fallback, view, rewind});
   }
   prediction::step_authoritative(game_, world_, tick_, prediction::Inputs(tick_inputs_));
   snapshot::capture(world_, tick_, captured_);
@@ -250,6 +260,7 @@ ServerStats Server::stats() const {
     s.missing_inputs += slot->stats.missing_inputs;
     s.late_inputs += slot->stats.late_inputs;
     s.rejected_inputs += slot->stats.rejected_inputs;
+    add_rewind_stats(s.rewind, slot->stats.rewind);
     if (slot->stats.reported) s.reported_mispredictions += slot->stats.reported->mispredictions;
   }
   return s;

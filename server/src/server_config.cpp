@@ -39,6 +39,11 @@ void ServerConfig::validate() const {
     fail("max_input_packets_per_second must be in " + std::to_string(tick_rate) +
          "..1000000 (at least the tick rate), got " + std::to_string(input_packet_budget()));
   }
+  const auto in_second = [](Duration d) { return d >= Duration::zero() && d <= Duration::seconds(1); };
+  if (!in_second(max_rewind))
+    fail("max_rewind must be in 0..1000 ms, got " + std::to_string(max_rewind.micros() / 1000));
+  if (!in_second(view_tolerance)) fail("view_tolerance must be in 0..1000 ms");
+  if (!in_second(assumed_interpolation_delay)) fail("assumed_interpolation_delay must be in 0..1000 ms");
   if (max_rejected_inputs < 1) fail("max_rejected_inputs must be at least 1");
 }
 

@@ -145,6 +145,8 @@ void Server::welcome(Slot& slot, Time now) {
   slot.queue = std::make_unique<prediction::InputQueue>(game_.schema(), game_.input_type(), queue);
   slot.tracker =
       std::make_unique<timesync::InputArrivalTracker>(timesync::InputArrivalTrackerConfig{config_.tick_rate});
+  slot.view_judge = std::make_unique<ViewJudge>(lagcomp::RewindPolicyConfig{config_.view_tolerance},
+                                                config_.max_input_ticks_ahead + 256);
   slot.neutral = std::make_unique<snapshot::Record>(game_.schema(), game_.input_type());
 
   PacketPrefix prefix;
@@ -195,6 +197,7 @@ void Server::handle_unreliable(Slot& slot, const std::vector<std::uint8_t>& byte
     const NetworkTime arrival = server_time_at(now);
     for (std::size_t i = 0; i < packet.inputs.size(); ++i) {
       slot.tracker->on_input(packet.first_tick + static_cast<std::int64_t>(i), arrival);
+      slot.view_judge->on_input(packet.first_tick + static_cast<std::int64_t>(i), arrival);
     }
     const Tick next = tick_ + 1;
     if (slot.queue->receive(packet, next) > 0 && !slot.first_input_tick) {
@@ -276,6 +279,7 @@ void Server::forget(Slot& slot) {
   stats_.missing_inputs += slot.stats.missing_inputs;
   stats_.late_inputs += slot.stats.late_inputs;
   stats_.rejected_inputs += slot.stats.rejected_inputs;
+  add_rewind_stats(stats_.rewind, slot.stats.rewind);
   if (slot.stats.reported) stats_.reported_mispredictions += slot.stats.reported->mispredictions;
 }
 

@@ -12,6 +12,7 @@
 #include "tickwire/snapshot/record.h"
 #include "tickwire/snapshot/sender.h"
 #include "tickwire/timesync/input_arrival_tracker.h"
+#include "view_judge.h"
 
 namespace tickwire::server {
 
@@ -47,14 +48,15 @@ struct Server::Slot {
   std::unique_ptr<snapshot::SnapshotSender> sender;
   std::unique_ptr<prediction::InputQueue> queue;
   std::unique_ptr<timesync::InputArrivalTracker> tracker;
-  std::unique_ptr<snapshot::Record> neutral;
+  std::unique_ptr<ViewJudge> view_judge;      // the rewind policy and the inputs' arrivals
+  std::unique_ptr<snapshot::Record> neutral;  // what the player does before its inputs flow
   // Kept from tick to tick so the send path stops allocating once warm:
   // the ids the game found relevant (its list is only valid until its
   // next call, and every client's is taken before any is encoded), the
   // snapshot payload and the whole packet.
   std::vector<snapshot::EntityId> relevant_ids;
   std::vector<std::uint8_t> payload;
-  std::vector<std::uint8_t> packet;  // what the player does before its inputs flow
+  std::vector<std::uint8_t> packet;
   // The first tick the client sent an input for: ticks before it are not
   // the client's to have missed.
   std::optional<Tick> first_input_tick;

@@ -26,7 +26,7 @@ void step(snapshot::World& world, Tick tick, std::span<const PlayerInput> inputs
   for (const auto& in : inputs) records.push_back(to_record(in.input));
   std::vector<prediction::PlayerInput> views;
   for (std::size_t i = 0; i < inputs.size(); ++i)
-    views.push_back({prediction::PlayerId{inputs[i].owner}, &records[i], false, std::nullopt});
+    views.push_back({prediction::PlayerId{inputs[i].owner}, &records[i], false, std::nullopt, std::nullopt});
   Game game;
   prediction::step_authoritative(game, world, tick, prediction::Inputs(views));
 }
@@ -35,7 +35,7 @@ TEST(Arena, WalkingMovesAtWalkingSpeed) {
   auto world = fresh_world();
   const EntityId p = spawn_player(world, 1);
   const Vec2 start = world.get(p, schema().player_position);
-  const PlayerInput in{1, Input{{1.0F, 0.0F}, 0.0F, false, false}};
+  const PlayerInput in{1, Input{{1.0F, 0.0F}, 0.0F, false, false, false}};
   for (std::uint32_t t = 1; t <= 60; ++t) step(world, Tick(t), {&in, 1});
   EXPECT_NEAR(world.get(p, schema().player_position).x - start.x, kPlayerSpeed, 0.05);
 }
@@ -44,7 +44,7 @@ TEST(Arena, DashIsFasterAndCoolsDown) {
   auto world = fresh_world();
   const EntityId p = spawn_player(world, 1);
   const float x0 = world.get(p, schema().player_position).x;
-  PlayerInput in{1, Input{{1.0F, 0.0F}, 0.0F, true, false}};
+  PlayerInput in{1, Input{{1.0F, 0.0F}, 0.0F, true, false, false}};
   step(world, Tick(1), {&in, 1});
   EXPECT_NEAR(world.get(p, schema().player_position).x - x0, kDashSpeed / 60.0F, 0.02);
   EXPECT_EQ(world.get(p, schema().player_dash_cooldown), kDashCooldownTicks);
@@ -53,7 +53,7 @@ TEST(Arena, DashIsFasterAndCoolsDown) {
 TEST(Arena, ShootingSpawnsAProjectileThatExpires) {
   auto world = fresh_world();
   spawn_player(world, 3);
-  PlayerInput in{3, Input{{}, 0.0F, false, true}};
+  PlayerInput in{3, Input{{}, 0.0F, false, true, false}};
   step(world, Tick(1), {&in, 1});
   ASSERT_EQ(world.entities(schema().projectile_type).size(), 1u);
   const EntityId shot = world.entities(schema().projectile_type)[0];
@@ -164,7 +164,8 @@ TEST(Arena, SimulateIsDeterministic) {
   for (std::uint32_t t = 1; t <= 600; ++t) {
     std::vector<PlayerInput> inputs;
     for (std::uint32_t owner = 1; owner <= 8; ++owner) {
-      inputs.push_back({owner, Input{{unit(rng), unit(rng)}, unit(rng) * 3.0F, unit(rng) > 0.9F, unit(rng) > 0.8F}});
+      inputs.push_back(
+          {owner, Input{{unit(rng), unit(rng)}, unit(rng) * 3.0F, unit(rng) > 0.9F, unit(rng) > 0.8F, false}});
     }
     step(a, Tick(t), inputs);
     step(b, Tick(t), inputs);
@@ -178,10 +179,10 @@ TEST(Arena, SimulateIsDeterministic) {
 }
 
 TEST(Arena, RejectsNonFiniteOrOutOfRangeInputs) {
-  EXPECT_TRUE(valid_input(Input{{0.5F, -1.0F}, 1.0F, false, false}));
-  EXPECT_FALSE(valid_input(Input{{std::nanf(""), 0.0F}, 0.0F, false, false}));
-  EXPECT_FALSE(valid_input(Input{{2.0F, 0.0F}, 0.0F, false, false}));
-  EXPECT_FALSE(valid_input(Input{{0.0F, 0.0F}, INFINITY, false, false}));
+  EXPECT_TRUE(valid_input(Input{{0.5F, -1.0F}, 1.0F, false, false, false}));
+  EXPECT_FALSE(valid_input(Input{{std::nanf(""), 0.0F}, 0.0F, false, false, false}));
+  EXPECT_FALSE(valid_input(Input{{2.0F, 0.0F}, 0.0F, false, false, false}));
+  EXPECT_FALSE(valid_input(Input{{0.0F, 0.0F}, INFINITY, false, false, false}));
 }
 
 // The prediction sync test: every 8 ticks the client rolls back and runs
@@ -211,12 +212,13 @@ TEST(Arena, PassesTheSyncTest) {
 }
 
 TEST(Arena, InputRecordRoundTrips) {
-  const Input in{{0.5F, -0.25F}, 1.0F, true, false};
+  const Input in{{0.5F, -0.25F}, 1.0F, true, false, true};
   const Input out = from_record(to_record(in));
   EXPECT_NEAR(out.move.x, 0.5F, 0.01F);
   EXPECT_NEAR(out.move.y, -0.25F, 0.01F);
   EXPECT_NEAR(out.aim, 1.0F, 0.01F);
   EXPECT_TRUE(out.dash);
+  EXPECT_TRUE(out.fire);
   EXPECT_FALSE(out.shoot);
 }
 
@@ -258,7 +260,7 @@ TEST(ArenaNetGame, TheLeavingPlayerTakesItsProjectilesAlong) {
   Input shoot;
   shoot.shoot = true;
   const snapshot::Record input = to_record(shoot);
-  const prediction::PlayerInput in{prediction::PlayerId{7}, &input, false, std::nullopt};
+  const prediction::PlayerInput in{prediction::PlayerId{7}, &input, false, std::nullopt, std::nullopt};
   prediction::step_authoritative(game, world, Tick(1), prediction::Inputs(std::span(&in, 1)));
   ASSERT_EQ(world.entities(s.projectile_type).size(), 1u);
   game.player_left(world, prediction::PlayerId{7});

@@ -163,6 +163,28 @@ TEST(HitHistory, ATeleportIsNeverBlendedAcrossNorRewoundPast) {
   EXPECT_FALSE(h.ray_cast(down_at(50), at(4, 2))->hit);
 }
 
+// For telling a miss the teleport rule caused from a plain one: with
+// cross_teleports, the entity as it was at the view time, never blended
+// into the teleport, still reported as blocked; refused with the broad
+// phase on (its boxes hold only what a query may hit).
+TEST(HitHistory, CrossingTeleportsShowsThePoseBeforeThem) {
+  HitHistory h(small_config());
+  for (std::uint32_t t = 0; t < 5; ++t) record_tick(h, t, {{id(1), {static_cast<float>(t), 0, 0}}});
+  record_tick(h, 5, {{id(1), {100, 0, 0}, Motion::kTeleported}});
+  const QueryOptions cross{.ignore = std::nullopt, .broad_phase = false, .cross_teleports = true};
+  const auto before = h.ray_cast(down_at(3.5F), at(3, 2), cross);
+  ASSERT_TRUE(before.ok());
+  ASSERT_TRUE(before->hit);
+  EXPECT_TRUE(before->hit->teleport_blocked);
+  EXPECT_FLOAT_EQ(before->hit->position.x, 3.5F);
+  // A quarter into the tick before the teleport: held there, not blended.
+  const auto last = h.ray_cast(down_at(4), at(4, 1), cross);
+  ASSERT_TRUE(last.ok() && last->hit);
+  EXPECT_FLOAT_EQ(last->hit->position.x, 4.0F);
+  EXPECT_FALSE(
+      h.ray_cast(down_at(3.5F), at(3, 2), {.ignore = std::nullopt, .broad_phase = true, .cross_teleports = true}).ok());
+}
+
 TEST(HitHistory, TheLatestTeleportBlocks) {
   HitHistory h(small_config());
   record_tick(h, 0, {{id(1), {0, 0, 0}}});

@@ -47,7 +47,7 @@ struct Lockstep {
       std::vector<PlayerInput> inputs;
       const snapshot::Record* mine = deliver_inputs ? client->inputs().find(t) : nullptr;
       if (mine != nullptr) last_input = *mine;
-      inputs.push_back({player, &last_input, mine == nullptr, std::nullopt});
+      inputs.push_back({player, &last_input, mine == nullptr, std::nullopt, std::nullopt});
       step_authoritative(server_game, server, t, Inputs(inputs));
       server_states.emplace(t.value(), server);
       if (deliver_snapshots) in_flight.emplace(t.value(), server);
@@ -75,7 +75,7 @@ struct Lockstep {
     const Tick from = client_tick - lead;
     for (std::int64_t i = 1; i <= client_tick - from; ++i) {
       const Tick t = from + i;
-      PlayerInput in{player, client->inputs().find(t), false, std::nullopt};
+      PlayerInput in{player, client->inputs().find(t), false, std::nullopt, std::nullopt};
       step_authoritative(g, w, t, Inputs(std::span<const PlayerInput>(&in, 1)));
     }
     return w;

@@ -95,7 +95,7 @@ void SimMatch::step_server(Time now) {
     std::vector<PlayerInput> inputs;
     for (Remote& r : remotes_) {
       const ConsumedInput in = r.queue.consume(tick);
-      inputs.push_back({r.player, in.input, in.fallback, std::nullopt});
+      inputs.push_back({r.player, in.input, in.fallback, std::nullopt, std::nullopt});
     }
     if (server_hook) server_hook(tick, server_world_);
     step_authoritative(*server_game_, server_world_, tick, Inputs(inputs));

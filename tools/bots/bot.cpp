@@ -134,6 +134,9 @@ void Bot::retire(Time now) {
   game_.reset();
   self_.reset();
   others_.clear();
+  shots_.close();
+  aim_interpolator_.reset();
+  aim_world_.reset();
 }
 
 void Bot::handle(const client::ClientEvent& event, Time now) {
@@ -175,13 +178,62 @@ void Bot::see(const client::Client& c) {
       others_.push_back(position);
     }
   }
+  if (script_->aims()) read_shot_result(c);
+}
+
+void Bot::read_shot_result(const client::Client& c) {
+  const arena::Schema& s = arena::schema();
+  const std::optional<std::uint32_t> me = c.client_id();
+  if (!me) return;
+  // The newest state decoded: the shot entity is never predicted, and the
+  // interpolated view would show its result an interpolation delay late.
+  const snapshot::World& world = c.authoritative_world();
+  if (const auto shot = arena::find_shot(world, *me)) {
+    shots_.judged(world.get(*shot, s.shot_tick), world.get(*shot, s.shot_result));
+  }
+}
+
+BotView Bot::aiming_view() {
+  aim_self_.reset();
+  aim_others_.clear();
+  if (!client_) return {};
+  const arena::Schema& s = arena::schema();
+  if (!aim_interpolator_) {
+    aim_interpolator_ = std::make_unique<snapshot::Interpolator>(s.schema);
+    aim_world_ = std::make_unique<snapshot::World>(s.schema);
+  }
+  // Inside the client's tick: interpolation_time() is the view time this
+  // input claims, and the predicted world is at the tick before it, where
+  // the server's shot starts.
+  const std::optional<snapshot::EntityId> avatar = client_->avatar();
+  if (const snapshot::World* predicted = client_->predicted_world();
+      predicted != nullptr && avatar && predicted->contains(*avatar)) {
+    aim_self_ = predicted->get(*avatar, s.player_position);
+  }
+  aim_interpolator_->sample(client_->receiver(), client_->interpolation_time().ticks_f(), *aim_world_);
+  for (const snapshot::EntityId id : aim_world_->entities(s.player_type)) {
+    if (avatar && id == *avatar) continue;
+    aim_others_.push_back(aim_world_->get(id, s.player_position));
+  }
+  return BotView{aim_self_, aim_others_};
 }
 
 void Bot::sample_input(Tick tick, snapshot::Record& record) {
   ++sampled_;
   arena::Input input;
-  script_->input(BotView{self_, others_}, tick, input);
+  if (!script_->aims()) {
+    script_->input(BotView{self_, others_}, tick, input);
+    record = arena::to_record(input);
+    return;
+  }
+  const BotView view = aiming_view();
+  script_->input(view, tick, input);
   record = arena::to_record(input);
+  if (input.fire && view.self) {
+    // Scored as sent: the aim after the wire's quantization.
+    const arena::Input sent = arena::from_record(record);
+    shots_.fired(tick, ray_hits_any(*view.self, sent.aim, view.others));
+  }
 }
 
 void Bot::maybe_check_sync(Time now) {
@@ -242,6 +294,7 @@ WireFigures Bot::wire_figures() const {
 BotFigures Bot::figures(Time now) const {
   BotFigures f = client_counters(now);
   add_counters(f, retired_);
+  f.shots = shots_.figures();
   f.sync_checks = sync_checks_;
   f.desyncs = desyncs_;
   return f;

@@ -16,9 +16,11 @@
 
 #include "metrics.h"
 #include "scripts.h"
+#include "shooting.h"
 #include "tickwire/arena/arena.h"
 #include "tickwire/client/client.h"
 #include "tickwire/core/time.h"
+#include "tickwire/snapshot/interpolator.h"
 #include "tickwire/transport/address.h"
 #include "tickwire/transport/conditioned_transport.h"
 #include "tickwire/transport/connect_token.h"
@@ -89,6 +91,9 @@ class Bot {
   void see(const client::Client& c);
   void maybe_check_sync(Time now);
   void sample_input(Tick tick, snapshot::Record& record);
+  // For a script that aims: the view at the claimed view time (scripts.h).
+  BotView aiming_view();
+  void read_shot_result(const client::Client& c);
   BotFigures client_counters(Time now) const;
   // What crossed this client's socket so far.
   WireFigures wire_figures() const;
@@ -119,6 +124,13 @@ class Bot {
   // What the script sees, refreshed after every client update.
   std::optional<Vec2> self_;
   std::vector<Vec2> others_;
+  // Aiming: the other players interpolated at the input's view time, and
+  // the hitscan shots fired and judged.
+  std::unique_ptr<snapshot::Interpolator> aim_interpolator_;
+  std::unique_ptr<snapshot::World> aim_world_;
+  std::optional<Vec2> aim_self_;
+  std::vector<Vec2> aim_others_;
+  ShotLedger shots_;
 };
 
 }  // namespace tickwire::bots

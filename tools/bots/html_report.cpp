@@ -209,6 +209,15 @@ std::string to_html(const Report& report) {
     html +=
         "<tr class=\"" + std::string(c.passed ? "pass" : "fail") + "\"><td>" + escape(c.describe()) + "</td></tr>\n";
   }
+  if (s.shots.on_target + s.shots.off_target + s.shots.unresolved > 0) {
+    const auto pct = [](const std::optional<double>& v) { return v ? fixed(100.0 * *v, 2) + " %" : std::string("-"); };
+    html += "</table>\n<h2>Hitscan shots</h2><table>\n" +
+            row("hit registration", pct(s.hit_registration) + " of " + std::to_string(s.shots.on_target) +
+                                        " shots on target in the shooter's view") +
+            row("false hits", pct(s.false_hits) + " of " + std::to_string(s.shots.off_target) + " shots off target") +
+            row("not scored", std::to_string(s.shots.teleport_blocked) + " refused by the respawn rules, " +
+                                  std::to_string(s.shots.unresolved) + " never judged");
+  }
   html += "</table>\n<h2>Summary</h2><pre>" + escape(summary_text(report)) + "</pre>\n<h2>Over time</h2>\n";
   html += chart("Round trip time", "ms", bots_time,
                 {bot_line(series, "p50", blue, [](const SeriesPoint& p) { return p.rtt_p50_ms; }),

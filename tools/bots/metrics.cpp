@@ -59,6 +59,7 @@ void add_counters(BotFigures& into, const BotFigures& from) {
   into.margins.merge(from.margins);
   into.margins_exact += from.margins_exact;
   into.late_burst_seconds += from.late_burst_seconds;
+  add_shot_figures(into.shots, from.shots);
 }
 
 std::optional<double> margin_p50_ms(const timesync::MarginHistogram& h) {
@@ -191,6 +192,9 @@ Summary summarize(const Recorder& recorder, std::span<const BotFigures> bots, Ou
   s.sync_checks = totals.sync_checks;
   s.desyncs = totals.desyncs;
   s.margins = summarize_margins(bots);
+  s.shots = totals.shots;
+  if (s.shots.on_target > 0) s.hit_registration = ratio(s.shots.on_target_hits, s.shots.on_target);
+  if (s.shots.off_target > 0) s.false_hits = ratio(s.shots.off_target_hits, s.shots.off_target);
   s.outcome = std::move(outcome);
   return s;
 }

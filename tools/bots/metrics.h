@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "shooting.h"
 #include "tickwire/timesync/input_margins.h"
 
 namespace tickwire::bots {
@@ -64,6 +65,7 @@ struct BotFigures {
   timesync::MarginHistogram margins;
   std::uint64_t margins_exact = 0;
   std::uint64_t late_burst_seconds = 0;
+  ShotFigures shots;  // hitscan shots of the shooter scripts
 };
 
 // Adds the counters of `from` into `into` (gauges untouched); the maximum
@@ -196,6 +198,12 @@ struct Summary {
   std::uint64_t sync_checks = 0;
   std::uint64_t desyncs = 0;
   MarginSummary margins;
+  // Hitscan shots (shooting.h): registration = on-target shots the server
+  // counted as hits / on-target shots judged; false hits = off-target
+  // shots counted as hits / off-target shots judged. Absent without shots.
+  ShotFigures shots;
+  std::optional<double> hit_registration;
+  std::optional<double> false_hits;
 };
 
 // `bots`: every bot's figures at the end; `tick_rate`: the server's.

@@ -107,6 +107,15 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
                  "least this long before their tick (default: off)")
       ->check(CLI::Range(-1e6, 1e6))
       ->group(limits);
+  app.add_option("--min-hit-registration", t.min_hit_registration,
+                 "Smallest fraction (0-1) of hitscan shots on target in the shooter's view that the server counts "
+                 "as hits (shooter scripts; default: off)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->group(limits);
+  app.add_option("--max-false-hits", t.max_false_hits,
+                 "Largest fraction (0-1) of hitscan shots off target that the server counts as hits (default: off)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->group(limits);
 
   const std::string client = "Client";
   app.add_option("--name", o.name, "Player name prefix; bot i is NAME-i")->capture_default_str()->group(client);

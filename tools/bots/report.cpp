@@ -96,6 +96,15 @@ std::string summary_text(const Report& report) {
   out += format("  kbps in / out             %.1f / %.1f per bot\n", s.kbps_in, s.kbps_out);
   out += wire_text(s);
   out += format("  snapshots per second      %.1f per bot\n", s.snapshots_per_second);
+  if (s.shots.on_target + s.shots.off_target + s.shots.unresolved > 0) {
+    const auto pct = [](const std::optional<double>& v) { return v ? format("%.2f%%", 100.0 * *v) : std::string("-"); };
+    out += format("  hit registration          %s (%llu of %llu shots on target in the shooter's view)\n",
+                  pct(s.hit_registration).c_str(), ull(s.shots.on_target_hits), ull(s.shots.on_target));
+    out += format("  false hits                %s (%llu of %llu shots off target)\n", pct(s.false_hits).c_str(),
+                  ull(s.shots.off_target_hits), ull(s.shots.off_target));
+    out += format("  shots not scored          %llu refused by the respawn rules, %llu never judged\n",
+                  ull(s.shots.teleport_blocked), ull(s.shots.unresolved));
+  }
   if (s.sync_checks > 0 || s.desyncs > 0) {
     out += format("  sync test                 %llu checks, %llu desyncs\n", ull(s.sync_checks), ull(s.desyncs));
   }
@@ -176,6 +185,14 @@ std::string to_json(const Report& report) {
       .num("snapshots_per_second_per_bot", s.snapshots_per_second)
       .count("sync_checks", s.sync_checks)
       .count("desyncs", s.desyncs)
+      .maybe("hit_registration", s.hit_registration)
+      .maybe("false_hits", s.false_hits)
+      .count("shots_on_target", s.shots.on_target)
+      .count("shots_on_target_hits", s.shots.on_target_hits)
+      .count("shots_off_target", s.shots.off_target)
+      .count("shots_off_target_hits", s.shots.off_target_hits)
+      .count("shots_teleport_blocked", s.shots.teleport_blocked)
+      .count("shots_unresolved", s.shots.unresolved)
       .text("first_desync", o.first_desync);
   out << "},\"bots\":[";
   for (std::size_t i = 0; i < s.margins.bots.size(); ++i) {

@@ -138,6 +138,79 @@ class SyncTestScript final : public WanderScript {
   bool runs_sync_test() const override { return true; }
 };
 
+// Circles the point where it first stood (a strafing target for the
+// others) and fires the hitscan weapon at the nearest other player every
+// kFireEvery ticks: `miss_by` 0 aims at the centre of the player as drawn,
+// above 0 aims that far outside its edge, beside it. The circle is small
+// (1.5 m) so that shooters spawned on the arena's ring (4.7 m apart) do
+// not push each other: a push is the other machine's to decide, so the
+// shooter's own position would be mispredicted and its shots would start
+// somewhere else on the server than on its screen.
+class ShooterScript : public BotScript {
+ public:
+  static constexpr std::uint32_t kFireEvery = 12;  // 5 shots a second
+  static constexpr float kMaxRange = 30.0F;
+  static constexpr float kRadius = 1.5F;
+
+  ShooterScript(std::uint64_t seed, float miss_by) : rng_(seed), miss_by_(miss_by) {
+    clockwise_ = rng_.chance(0.5);
+    phase_ = static_cast<std::uint32_t>(rng_.uniform() * kFireEvery);
+  }
+  bool aims() const override { return true; }
+  void input(const BotView& view, Tick tick, arena::Input& out) override {
+    if (!centre_ && view.self) centre_ = *view.self;
+    const Vec2 centre = centre_.value_or(Vec2{});
+    const Vec2 self = view.self.value_or(centre);
+    const Vec2 out_of_centre{self.x - centre.x, self.y - centre.y};
+    const float distance = length(out_of_centre);
+    const Vec2 radial = distance > 1e-4F ? Vec2{out_of_centre.x / distance, out_of_centre.y / distance} : Vec2{1, 0};
+    const float turn = clockwise_ ? -1.0F : 1.0F;
+    const Vec2 tangent{-radial.y * turn, radial.x * turn};
+    // Back onto the circle (after a respawn at the arena's centre, home).
+    const float pull = std::clamp((kRadius - distance) * 0.5F, -1.0F, 1.0F);
+    out.move = distance > 2.0F * kRadius ? normalized({-out_of_centre.x, -out_of_centre.y})
+                                         : normalized({tangent.x + radial.x * pull, tangent.y + radial.y * pull});
+    // Fires only on its circle: on the way home from a respawn it would
+    // push and be pushed, and its own position would be mispredicted.
+    if (!view.self || distance > 2.0F * kRadius || (tick.value() + phase_) % kFireEvery != 0) return;
+    const Vec2* target = nullptr;
+    float best = kMaxRange;
+    for (const Vec2& other : view.others) {
+      const float d = length({other.x - self.x, other.y - self.y});
+      if (d < best && d > 2.0F * arena::kPlayerRadius) {
+        best = d;
+        target = &other;
+      }
+    }
+    if (target == nullptr) return;
+    const Vec2 towards{target->x - self.x, target->y - self.y};
+    // Beside the target, perpendicular to the line of sight.
+    const Vec2 side{-towards.y / best, towards.x / best};
+    const float offset = miss_by_ > 0.0F ? arena::kPlayerRadius + miss_by_ : 0.0F;
+    out.aim = angle_of({towards.x + side.x * offset, towards.y + side.y * offset});
+    out.fire = true;
+  }
+
+ private:
+  transport::SimRng rng_;
+  float miss_by_ = 0.0F;
+  std::optional<Vec2> centre_;  // where it first stood
+  bool clockwise_ = false;
+  std::uint32_t phase_ = 0;
+};
+
+class OnTargetScript final : public ShooterScript {
+ public:
+  explicit OnTargetScript(std::uint64_t seed) : ShooterScript(seed, 0.0F) {}
+};
+
+// A quarter of the radius outside the edge: clear of the shape by far more
+// than the aim's quantization (1.5 mrad, 5 cm at 30 m).
+class OffTargetScript final : public ShooterScript {
+ public:
+  explicit OffTargetScript(std::uint64_t seed) : ShooterScript(seed, 0.25F * arena::kPlayerRadius + 0.05F) {}
+};
+
 template <class Script>
 std::unique_ptr<BotScript> make(std::uint64_t seed) {
   if constexpr (std::is_constructible_v<Script, std::uint64_t>) {
@@ -176,6 +249,9 @@ const std::vector<ScriptInfo>& scripts() {
       {"chase", "runs at the nearest other player and shoots (pushes, mispredictions)", make<ChaseScript>},
       {"churn", "plays like wander, leaves and rejoins every few seconds", make<ChurnScript>},
       {"sync-test", "plays like wander; checks its prediction with the sync test", make<SyncTestScript>},
+      {"shooter", "circles and fires the hitscan weapon at the nearest player as drawn (hit registration)",
+       make<OnTargetScript>},
+      {"shooter_miss", "as shooter, aiming just outside the target's shape (false hits)", make<OffTargetScript>},
   };
   return all;
 }

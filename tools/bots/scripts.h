@@ -52,6 +52,11 @@ class BotScript {
   virtual bool wants_connected(const Presence& /*presence*/) { return true; }
   // Whether the runtime runs the prediction sync test on this bot.
   virtual bool runs_sync_test() const { return false; }
+  // Whether the script aims the hitscan weapon: its view is then the other
+  // players interpolated at exactly the view time its input claims, and
+  // itself where the server will fire from (its predicted position before
+  // the tick), and its shots are scored (shooting.h).
+  virtual bool aims() const { return false; }
 };
 
 struct ScriptInfo {

@@ -41,6 +41,13 @@ std::vector<ThresholdCheck> evaluate(const Summary& s, const Thresholds& t) {
     const double figure = s.margins.p99_ms.value_or(std::nan(""));
     checks.push_back(at_least("--min-input-margin-p99-ms", figure, *t.min_input_margin_p99_ms));
   }
+  if (t.min_hit_registration) {
+    checks.push_back(
+        at_least("--min-hit-registration", s.hit_registration.value_or(std::nan("")), *t.min_hit_registration));
+  }
+  if (t.max_false_hits) {
+    checks.push_back(at_most("--max-false-hits", s.false_hits.value_or(std::nan("")), *t.max_false_hits));
+  }
   if (s.sync_checks > 0) checks.push_back(at_most("sync-test desyncs", static_cast<double>(s.desyncs), 0.0));
   return checks;
 }

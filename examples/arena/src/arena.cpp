@@ -46,12 +46,21 @@ Schema make_schema() {
     s.platform_path = t.add_int("path", 0, kPlatforms - 1);
   }
   {
+    auto t = b.entity_type("shot");
+    t.priority(1.0F);
+    s.shot_type = t.id();
+    s.shot_owner = t.add_int("owner", 0, 65535);
+    s.shot_tick = t.add_int("tick", 0, 65535);
+    s.shot_result = t.add_int("result", 0, 4);
+  }
+  {
     auto t = b.record_type("input");
     s.input_type = t.id();
     s.input_move = t.add_vec2("move", {-1.0F, -1.0F}, {1.0F, 1.0F}, 1.0F / 127.0F);
     s.input_aim = t.add_angle("aim", 12);
     s.input_dash = t.add_bool("dash");
     s.input_shoot = t.add_bool("shoot");
+    s.input_fire = t.add_bool("fire");
   }
   s.schema = b.build();
   return s;
@@ -296,6 +305,11 @@ void Game::simulate(snapshot::World& world, Tick tick, const prediction::Inputs&
     scratch.decoded.push_back({in.player.value, from_record(*in.input)});
   }
 
+  scratch.teleported.clear();
+  scratch.moved_list.clear();
+  // Shots first, from where the shooters stood when they aimed (the last
+  // tick, as their clients predicted it), at the world they saw.
+  if (ctx.authority()) fire_hitscan(world, tick, inputs);
   move_platforms(world, tick, s, ctx, scratch.platforms);
   std::vector<EntityId>& players = scratch.players;
   players.assign(world.entities(s.player_type).begin(), world.entities(s.player_type).end());
@@ -313,6 +327,58 @@ void Game::simulate(snapshot::World& world, Tick tick, const prediction::Inputs&
     world.set(p, s.projectile_position, clamp_to_arena(shot.position, 0.01F));
     world.set(p, s.projectile_velocity, shot.velocity);
   }
+  if (ctx.authority()) {
+    for (const std::uint32_t i : scratch.moved_list) scratch.teleported.push_back(players[i]);
+    scratch.teleported.insert(scratch.teleported.end(), joined_.begin(), joined_.end());
+    joined_.clear();
+    hitscan_->record(world, tick, scratch.teleported);
+  }
+}
+
+void Game::fire_hitscan(snapshot::World& world, Tick tick, const prediction::Inputs& inputs) {
+  const Schema& s = arena::schema();
+  if (!hitscan_) hitscan_ = std::make_unique<Hitscan>(HitscanConfig{config_.max_hittable, config_.max_rewind});
+  // Every shot of the tick is judged before any lands: all are cast from
+  // where their shooters stood when the tick began, so two players who
+  // shoot each other in the same tick both hit (a trade), whatever order
+  // their inputs come in.
+  std::vector<StepScratch::Verdict>& verdicts = step_.verdicts;
+  verdicts.clear();
+  for (const prediction::PlayerInput& in : inputs.all()) {
+    // A stand-in input fires nothing: a shot is the player's act, and the
+    // server has no view time for an input it never got.
+    if (in.fallback || !in.rewind || !in.input->get(s.input_fire)) continue;
+    const auto shooter = find_player(world, in.player.value);
+    if (!shooter) continue;
+    verdicts.push_back({in.player.value, hitscan_->judge({*shooter, world.get(*shooter, s.player_position),
+                                                          in.input->get(s.input_aim), *in.rewind})});
+  }
+  for (const StepScratch::Verdict& v : verdicts) {
+    const auto target = v.verdict.target;
+    if (target && world.contains(*target)) {
+      const auto health = world.get(*target, s.player_health) - kHitscanDamage;
+      world.set(*target, s.player_health, health > 0 ? health : kMaxHealth);
+      if (health <= 0) {
+        world.set(*target, s.player_position, Vec2{});
+        step_.teleported.push_back(*target);
+      }
+    }
+    auto shot = find_shot(world, v.owner);
+    if (!shot) {
+      shot = world.spawn(s.shot_type);
+      world.set(*shot, s.shot_owner, static_cast<std::int32_t>(v.owner % 65536));
+    }
+    world.set(*shot, s.shot_tick, static_cast<std::int32_t>(tick.value() % 65536));
+    world.set(*shot, s.shot_result, static_cast<std::int32_t>(v.verdict.result));
+  }
+}
+
+std::optional<EntityId> find_shot(const snapshot::World& world, std::uint32_t owner) {
+  const Schema& s = schema();
+  for (EntityId id : world.entities(s.shot_type)) {
+    if (world.get(id, s.shot_owner) == static_cast<std::int32_t>(owner % 65536)) return id;
+  }
+  return std::nullopt;
 }
 
 snapshot::Record to_record(const Input& input) {
@@ -322,13 +388,14 @@ snapshot::Record to_record(const Input& input) {
   r.set(s.input_aim, input.aim);
   r.set(s.input_dash, input.dash);
   r.set(s.input_shoot, input.shoot);
+  r.set(s.input_fire, input.fire);
   r.quantize();
   return r;
 }
 
 Input from_record(const snapshot::Record& r) {
   const Schema& s = schema();
-  return Input{r.get(s.input_move), r.get(s.input_aim), r.get(s.input_dash), r.get(s.input_shoot)};
+  return Input{r.get(s.input_move), r.get(s.input_aim), r.get(s.input_dash), r.get(s.input_shoot), r.get(s.input_fire)};
 }
 
 bool valid_input(const Input& in) {

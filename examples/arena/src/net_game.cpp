@@ -17,6 +17,8 @@ Vec2 position_of(const snapshot::World& world, EntityId id) {
   const auto type = world.type_of(id);
   if (type == s.player_type) return world.get(id, s.player_position);
   if (type == s.projectile_type) return world.get(id, s.projectile_position);
+  // A shot result has no place; its owner is always sent it (relevancy).
+  if (type == s.shot_type) return Vec2{kHalfSize * 4.0F, kHalfSize * 4.0F};
   return world.get(id, s.platform_position);
 }
 
@@ -27,11 +29,15 @@ snapshot::TypeId Game::input_type() const { return arena::schema().input_type; }
 
 void Game::populate(snapshot::World& world) { arena::populate(world); }
 
-void Game::player_joined(snapshot::World& world, prediction::PlayerId player) { spawn_player(world, player.value); }
+void Game::player_joined(snapshot::World& world, prediction::PlayerId player) {
+  // A new player may reuse a departed one's id: its history starts here.
+  joined_.push_back(spawn_player(world, player.value));
+}
 
 void Game::player_left(snapshot::World& world, prediction::PlayerId player) {
   const Schema& s = arena::schema();
   if (auto id = find_player(world, player.value)) world.despawn(*id);
+  if (auto id = find_shot(world, player.value)) world.despawn(*id);
   // Its projectiles in flight go with it.
   std::vector<EntityId> owned;
   for (EntityId id : world.entities(s.projectile_type)) {
@@ -79,6 +85,7 @@ snapshot::Relevancy Game::relevancy(const snapshot::World& world, prediction::Pl
   const std::size_t keep = std::min(config_.nearest_entities, by_distance_.size());
   for (std::size_t k = 0; k < keep; ++k) relevant_.push_back(by_distance_[k].second);
   relevant_.push_back(*me);
+  if (const auto shot = find_shot(world, player.value)) relevant_.push_back(*shot);
   std::sort(relevant_.begin(), relevant_.end());
   relevant_.erase(std::unique(relevant_.begin(), relevant_.end()), relevant_.end());
   // Valid until the next call: the runtime encodes with it at once.

@@ -132,6 +132,12 @@ struct QueryOptions {
   // Off tests every entity exactly: for checking and measuring the broad
   // phase, which never changes an answer.
   bool broad_phase = true;
+  // On: rewinds cross teleports, taking each entity as it was at the view
+  // time even if it respawned since (still reported as teleport_blocked).
+  // Never for judging a shot: for telling a miss the teleport rule caused
+  // from a plain one. Needs broad_phase off (the broad phase's boxes hold
+  // only what a query may hit); refused otherwise.
+  bool cross_teleports = false;
 };
 
 class HitHistory {
@@ -213,7 +219,9 @@ class HitHistory {
   void clear();
   std::optional<Error> check_time(const NetworkTime& at) const;
   // The rewound entity in `slot` of the frame at `at`'s tick.
-  void sample(const Frame& f0, std::uint32_t slot, const NetworkTime& at, RewoundEntity& out) const;
+  // `cross_teleports`: as QueryOptions::cross_teleports.
+  void sample(const Frame& f0, std::uint32_t slot, const NetworkTime& at, RewoundEntity& out,
+              bool cross_teleports = false) const;
 
   HistoryConfig config_;
   std::uint32_t frame_capacity_ = 0;

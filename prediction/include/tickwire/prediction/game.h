@@ -58,6 +58,12 @@ struct PlayerInput {
   // lagcomp::RewindPolicy before rewinding to it. Absent with a stand-in,
   // on a client, and from clients that send no view times.
   std::optional<NetworkTime> view;
+  // On the server: the view time to judge this input's shots at, as the
+  // server's rewind policy decided it (docs/lag-compensation.md, section
+  // 3): the claim, or the server's own estimate when the claim is missing
+  // or strays too far from it, clamped into the rewind window that ends at
+  // the previous tick. Absent with a stand-in and on a client.
+  std::optional<NetworkTime> rewind;
 };
 
 // The inputs of one tick: on the server every connected player's, on a

@@ -30,6 +30,7 @@
 #include "tickwire/core/result.h"
 #include "tickwire/core/tick.h"
 #include "tickwire/core/time.h"
+#include "tickwire/lagcomp/rewind_policy.h"
 #include "tickwire/prediction/net_game.h"
 #include "tickwire/server/server_config.h"
 #include "tickwire/snapshot/world.h"
@@ -76,6 +77,9 @@ struct ClientStats {
   // The client's own figures (mispredictions, rollbacks, its RTT), as it
   // last reported them: claims, kept apart from what the server measures.
   std::optional<ClientReport> reported;
+  // The rewind policy's decisions on this client's view times (lag
+  // compensation): claims used, replaced by the server's estimate, clamped.
+  lagcomp::RewindStats rewind;
 };
 
 // How one tick went: `lateness` is how long after its due time it started,
@@ -121,6 +125,8 @@ struct ServerStats {
   std::uint64_t rate_limited_packets = 0;  // summed over clients, past and present
   // Mispredictions the clients reported (their running totals, summed).
   std::uint64_t reported_mispredictions = 0;
+  // The rewind policy's decisions, summed over clients past and present.
+  lagcomp::RewindStats rewind;
   // Dropped packets by reason, indexed by ErrorCode.
   std::array<std::uint64_t, 16> bad_packets_by_reason{};
   std::uint64_t bad_packets() const;

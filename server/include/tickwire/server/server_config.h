@@ -56,6 +56,17 @@ struct ServerConfig {
   // relevancy and sends stay on the calling thread, so the game needs no
   // locking and runs the same whatever the count.
   std::uint32_t workers = 1;
+  // Lag compensation (docs/lag-compensation.md): how far back a shot may
+  // be judged; the game's hit history must keep at least this much.
+  Duration max_rewind = Duration::millis(250);  // 0..1000 ms
+  // A client's claimed view time further than this from the server's own
+  // estimate is replaced by the estimate (Source's 200 ms check).
+  Duration view_tolerance = Duration::millis(200);  // 0..1000 ms
+  // The interpolation delay the estimate assumes for every client (the
+  // server is not told a client's own): two snapshot intervals at 30 Hz
+  // and a little jitter, what the clients' time system settles near on a
+  // good link; the tolerance absorbs the difference on worse ones.
+  Duration assumed_interpolation_delay = Duration::millis(80);  // 0..1000 ms
   // Reads a clock to time each tick's work (duration and overruns); unset:
   // ticks are not timed. The loop itself runs on the times passed in.
   std::function<Time()> clock;

@@ -11,11 +11,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <utility>
 #include <vector>
 
+#include "tickwire/arena/hitscan.h"
 #include "tickwire/arena/point_grid.h"
 #include "tickwire/core/tick.h"
 #include "tickwire/prediction/game.h"
@@ -49,6 +51,7 @@ struct Input {
   float aim = 0.0F;  // radians
   bool dash = false;
   bool shoot = false;
+  bool fire = false;  // the hitscan weapon (hitscan.h), judged by the server alone
   bool operator==(const Input&) const = default;
 };
 
@@ -62,6 +65,7 @@ struct Schema {
   snapshot::TypeId player_type;
   snapshot::TypeId projectile_type;
   snapshot::TypeId platform_type;
+  snapshot::TypeId shot_type;
   snapshot::TypeId input_type;
 
   Field<Vec2> player_position;
@@ -81,11 +85,18 @@ struct Schema {
   Field<Vec2> platform_position;
   Field<std::int32_t> platform_path;
 
+  // A player's latest hitscan shot as the server judged it (hitscan.h):
+  // one entity per player that has fired, never predicted.
+  Field<std::int32_t> shot_owner;
+  Field<std::int32_t> shot_tick;    // the input's tick modulo 65536
+  Field<std::int32_t> shot_result;  // a ShotResult
+
   // The input as a record type, for the wire.
   Field<Vec2> input_move;
   Field<float> input_aim;
   Field<bool> input_dash;
   Field<bool> input_shoot;
+  Field<bool> input_fire;
 };
 
 // Registers the game's types. Call once at start-up; the result's
@@ -97,6 +108,9 @@ void populate(snapshot::World& world);
 
 // Spawns the entity a newly joined client controls.
 EntityId spawn_player(snapshot::World& world, std::uint32_t owner);
+
+// The shot entity of a client (its latest hitscan result), if any.
+std::optional<EntityId> find_shot(const snapshot::World& world, std::uint32_t owner);
 
 // The player entity of a client, if any.
 std::optional<EntityId> find_player(const snapshot::World& world, std::uint32_t owner);
@@ -115,6 +129,11 @@ struct GameConfig {
   // A client predicts a platform while its player is this close to it, so
   // that standing on one shows no correction (the elevator problem).
   float platform_predict_radius = 2.0F * kPlatformHalfWidth + 2.0F;
+  // Lag compensation for the hitscan weapon: how far back its hit history
+  // reaches (the server app's --max-rewind-ms) and how many players it
+  // records per tick.
+  Duration max_rewind = Duration::millis(250);
+  std::uint32_t max_hittable = 64;
 };
 
 // What Game::simulate reuses from step to step, so that a step allocates
@@ -132,8 +151,8 @@ struct StepScratch {
   std::vector<PlayerInput> decoded;
   std::vector<PlatformMove> platforms;
   std::vector<Shot> shots;
-  std::vector<EntityId> players;  // sorted by id
-  std::vector<Vec2> positions;    // of `players`, kept equal to the world's
+  std::vector<EntityId> players;         // sorted by id
+  std::vector<Vec2> positions;           // of `players`, kept equal to the world's
   std::vector<std::uint32_t> simulated;  // indices into `players` this machine simulates
   std::vector<EntityId> projectiles;
   std::vector<EntityId> gone;
@@ -141,6 +160,12 @@ struct StepScratch {
   std::vector<std::uint32_t> candidates;  // indices into `players`
   std::vector<std::uint8_t> moved;        // per player: sent back to the centre by a hit
   std::vector<std::uint32_t> moved_list;
+  std::vector<EntityId> teleported;  // players sent back to the centre this step
+  struct Verdict {
+    std::uint32_t owner;
+    HitscanVerdict verdict;
+  };
+  std::vector<Verdict> verdicts;  // the step's hitscan shots, judged before any lands
 };
 
 class Game final : public prediction::NetGame {
@@ -167,7 +192,14 @@ class Game final : public prediction::NetGame {
   // find_player, from the table before_snapshots made.
   std::optional<EntityId> player_of(std::uint32_t owner) const;
   void nearest(Vec2 centre, std::size_t keep);
+  // The hitscan shots of this step's inputs, on the server only.
+  void fire_hitscan(snapshot::World& world, Tick tick, const prediction::Inputs& inputs);
 
+ public:
+  // The hitscan weapon's judge (none before the first authoritative step).
+  const Hitscan* hitscan() const { return hitscan_.get(); }
+
+ private:
   GameConfig config_;
   StepScratch step_;
   // Where every entity is this tick, once for all the clients' relevancy:
@@ -178,6 +210,8 @@ class Game final : public prediction::NetGame {
   std::vector<std::pair<std::uint32_t, EntityId>> players_by_owner_;  // sorted by owner
   std::vector<std::pair<float, EntityId>> by_distance_;
   std::vector<EntityId> relevant_;  // sorted
+  std::unique_ptr<Hitscan> hitscan_;
+  std::vector<EntityId> joined_;  // players spawned since the last step
 };
 
 // Conversions between the game's input and its wire record.

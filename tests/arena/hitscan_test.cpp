@@ -1,0 +1,150 @@
+// The arena's hitscan weapon: shots judged against the players as the
+// shooter saw them (lag compensation), its result replicated to the
+// shooter, and the rules around it (stand-ins fire nothing, a respawn
+// blocks the rewind).
+#include "tickwire/arena/hitscan.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+
+#include "tickwire/arena/arena.h"
+
+namespace tickwire::arena {
+namespace {
+
+struct Shooting {
+  snapshot::World world{schema().schema};
+  Game game;
+  Tick tick{0};
+  std::map<std::uint32_t, Vec2> target_at;  // the target's position after each tick
+  EntityId shooter;
+  EntityId target;
+
+  Shooting() {
+    populate(world);
+    shooter = spawn_player(world, 1);
+    target = spawn_player(world, 2);
+  }
+
+  // One authoritative tick: the target walks along x, the shooter stands
+  // still; `fire` fires the shooter's weapon at `aim`, judged at `rewind`.
+  void step(std::optional<float> aim = std::nullopt, std::optional<NetworkTime> rewind = std::nullopt,
+            bool fallback = false) {
+    tick = tick + 1;
+    Input shooter_in;
+    if (aim) {
+      shooter_in.fire = true;
+      shooter_in.aim = *aim;
+    }
+    Input target_in;
+    target_in.move = {1.0F, 0.0F};
+    const snapshot::Record a = to_record(shooter_in);
+    const snapshot::Record b = to_record(target_in);
+    std::vector<prediction::PlayerInput> inputs{{prediction::PlayerId{1}, &a, fallback, std::nullopt, rewind},
+                                                {prediction::PlayerId{2}, &b, false, std::nullopt, std::nullopt}};
+    prediction::step_authoritative(game, world, tick, prediction::Inputs(inputs));
+    target_at[tick.value()] = world.get(target, schema().player_position);
+  }
+
+  // The angle from the shooter to a point, as the wire quantizes it.
+  float aim_at(Vec2 p) const {
+    const Vec2 s = world.get(shooter, schema().player_position);
+    Input in;
+    in.aim = std::atan2(p.y - s.y, p.x - s.x);
+    return from_record(to_record(in)).aim;
+  }
+
+  ShotResult last_result() const {
+    const auto shot = find_shot(world, 1);
+    if (!shot) return ShotResult::kNone;
+    EXPECT_EQ(world.get(*shot, schema().shot_tick), static_cast<std::int32_t>(tick.value()));
+    return static_cast<ShotResult>(world.get(*shot, schema().shot_result));
+  }
+};
+
+NetworkTime at_tick(std::uint32_t t, double fraction = 0.0) {
+  return NetworkTime::from_tick(60, Tick(t), static_cast<std::int64_t>(fraction * NetworkTime::kUnitsPerTick));
+}
+
+TEST(Hitscan, HitsTheTargetWhereTheShooterSawIt) {
+  Shooting s;
+  for (int i = 0; i < 30; ++i) s.step();
+  // Ten ticks back the target stood a metre behind where it is now: a shot
+  // at that spot hits when judged at that view time...
+  const float aim = s.aim_at(s.target_at[20]);
+  s.step(aim, at_tick(20));
+  EXPECT_EQ(s.last_result(), ShotResult::kHit);
+  EXPECT_EQ(s.world.get(s.target, schema().player_health), kMaxHealth - kHitscanDamage);
+  // ...and misses when judged at the present.
+  s.step(aim, at_tick(s.tick.value() - 1));
+  EXPECT_EQ(s.last_result(), ShotResult::kMiss);
+}
+
+TEST(Hitscan, JudgesBetweenTicksAtTheViewTimesFraction) {
+  Shooting s;
+  for (int i = 0; i < 30; ++i) s.step();
+  const Vec2 a = s.target_at[20];
+  const Vec2 b = s.target_at[21];
+  const Vec2 half{(a.x + b.x) / 2, (a.y + b.y) / 2};
+  s.step(s.aim_at(half), at_tick(20, 0.5));
+  EXPECT_EQ(s.last_result(), ShotResult::kHit);
+  // Just outside the edge of the blended circle, beside it as seen from the
+  // shooter: a miss.
+  const Vec2 shooter = s.world.get(s.shooter, schema().player_position);
+  const float d = std::hypot(half.x - shooter.x, half.y - shooter.y);
+  const Vec2 side{-(half.y - shooter.y) / d, (half.x - shooter.x) / d};
+  const float off = kPlayerRadius + 0.1F;
+  s.step(s.aim_at({half.x + side.x * off, half.y + side.y * off}), at_tick(20, 0.5));
+  EXPECT_EQ(s.last_result(), ShotResult::kMiss);
+}
+
+TEST(Hitscan, AStandInOrAnInputWithoutARewindFiresNothing) {
+  Shooting s;
+  for (int i = 0; i < 10; ++i) s.step();
+  s.step(s.aim_at(s.target_at[9]), at_tick(9), /*fallback=*/true);
+  EXPECT_FALSE(find_shot(s.world, 1).has_value());
+  s.step(s.aim_at(s.target_at[9]), std::nullopt);
+  EXPECT_FALSE(find_shot(s.world, 1).has_value());
+  ASSERT_NE(s.game.hitscan(), nullptr);
+  EXPECT_EQ(s.game.hitscan()->stats().shots, 0u);
+}
+
+TEST(Hitscan, NeverRewindsAcrossARespawn) {
+  Shooting s;
+  for (int i = 0; i < 20; ++i) s.step();
+  // The last hit point: this shot kills, and the target respawns at the
+  // centre (a teleport in the history).
+  s.world.set(s.target, schema().player_health, kHitscanDamage);
+  s.step(s.aim_at(s.target_at[19]), at_tick(19));
+  ASSERT_EQ(s.last_result(), ShotResult::kHit);
+  for (int i = 0; i < 3; ++i) s.step();
+  // Aimed at where it stood before the respawn, judged at a view time from
+  // before it: the rewind stops at the respawn, and the shot misses.
+  s.step(s.aim_at(s.target_at[19]), at_tick(19));
+  EXPECT_EQ(s.last_result(), ShotResult::kMissTeleported);
+  EXPECT_EQ(s.game.hitscan()->stats().teleport_blocked, 1u);
+  // Between the tick before the respawn and the respawn itself: the same.
+  s.step(s.aim_at(s.target_at[20]), at_tick(20, 0.14));
+  EXPECT_EQ(s.last_result(), ShotResult::kMissTeleported);
+}
+
+TEST(Hitscan, TheHistoryIsSizedByTheWindow) {
+  GameConfig config;
+  config.max_rewind = Duration::millis(100);
+  Game game(config);
+  snapshot::World world(schema().schema);
+  populate(world);
+  spawn_player(world, 1);
+  std::vector<prediction::PlayerInput> none;
+  for (std::uint32_t t = 1; t <= 30; ++t)
+    prediction::step_authoritative(game, world, Tick(t), prediction::Inputs(none));
+  ASSERT_NE(game.hitscan(), nullptr);
+  const auto range = game.hitscan()->history().range();
+  ASSERT_TRUE(range.has_value());
+  EXPECT_EQ((range->newest - range->oldest).since_zero(), Duration::millis(100));
+}
+
+}  // namespace
+}  // namespace tickwire::arena
