@@ -40,14 +40,18 @@ bool enet_detail::is_session_datagram(std::span<const std::uint8_t> datagram) {
 }
 
 void EnetTransport::Impl::queue_session_datagram(PeerId id, std::span<const std::uint8_t> bytes) {
-  session_out.push_back({id, std::vector<std::uint8_t>(bytes.begin(), bytes.end())});
+  if (session_queued == session_out.size()) session_out.emplace_back();
+  SessionOut& out = session_out[session_queued++];
+  out.peer = id;
+  out.bytes.assign(bytes.begin(), bytes.end());
 }
 
 // Sent after ENet's own sends, so a reliable message queued before an
 // unreliable one (a Welcome before the first snapshot) leaves first, as it
 // did when both went through ENet's queue.
 void EnetTransport::Impl::send_session_datagrams() {
-  for (const auto& out : session_out) {
+  for (std::size_t i = 0; i < session_queued; ++i) {
+    const SessionOut& out = session_out[i];
     const PeerRecord* record = find_open(out.peer);
     if (record == nullptr || record->peer->state != ENET_PEER_STATE_CONNECTED) continue;
     const ENetPeer* peer = record->peer;
@@ -66,7 +70,7 @@ void EnetTransport::Impl::send_session_datagrams() {
       wire.bytes_sent += static_cast<std::uint64_t>(sent);
     }
   }
-  session_out.clear();
+  session_queued = 0;
 }
 
 int EnetTransport::Impl::on_session_datagram(std::span<const std::uint8_t> datagram, Endpoint from) {

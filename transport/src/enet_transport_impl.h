@@ -96,7 +96,11 @@ struct EnetTransport::Impl {
   // Everything that crossed the socket: ENet's own totals, folded in by
   // fold_wire_counters(), plus the challenge datagrams sent beside ENet.
   WireStats wire;
-  std::vector<SessionOut> session_out;  // unreliable payloads waiting for the next flush
+  // Unreliable payloads waiting for the next flush: the first session_queued
+  // entries. Entries are kept and refilled, so a server sending every client
+  // a snapshot each tick stops allocating here once warm.
+  std::vector<SessionOut> session_out;
+  std::size_t session_queued = 0;
   SessionStats session_stats;
 
   Impl() = default;
