@@ -102,6 +102,31 @@ TEST_F(EnetPairTest, ExchangesBothWaysOnBothDeliveries) {
   expect_stream(at_client(), 20, 100, kReliableCount, bytes_of(400, 9));
 }
 
+// Unreliable payloads through ENet's own framing (session datagrams off on
+// one end) still arrive, marked unreliable, and each costs the sender
+// exactly ENet's 8 more bytes per datagram than a session datagram would.
+TEST_F(EnetPairTest, UnreliableThroughEnetFramingWhenSessionDatagramsAreOff) {
+  EnetConfig plain = client_config();
+  plain.session_datagrams = false;
+  ASSERT_TRUE(start(server_config(), plain));
+  pump_for(std::chrono::milliseconds(50));  // let the handshake's traffic settle
+  const std::uint64_t server_before = server.transport->wire_stats()->bytes_sent;
+  const std::uint64_t client_before = client.transport->wire_stats()->bytes_sent;
+  ASSERT_TRUE(client_send(Delivery::kUnreliable, bytes_of(100, 3)).ok());
+  ASSERT_TRUE(server_send(Delivery::kUnreliable, bytes_of(100, 4)).ok());
+  ASSERT_TRUE(pump_until([&] { return at_server().size() == 1 && at_client().size() == 1; }));
+  EXPECT_EQ(at_server().front().delivery, Delivery::kUnreliable);
+  EXPECT_EQ(at_server().front().data, bytes_of(100, 3));
+  EXPECT_EQ(at_client().front().data, bytes_of(100, 4));
+  // Session datagram: 2 + 100 bytes. ENet's unsequenced send: a 2-byte
+  // header (4 with a sent time, when an acknowledgement rides along) and an
+  // 8-byte command, so at least 110.
+  const std::uint64_t server_sent = server.transport->wire_stats()->bytes_sent - server_before;
+  const std::uint64_t client_sent = client.transport->wire_stats()->bytes_sent - client_before;
+  EXPECT_GE(server_sent, 102U);
+  EXPECT_GE(client_sent, 110U);
+}
+
 TEST_F(EnetPairTest, DisconnectCarriesReasonAndInitiatorSeesNothing) {
   ASSERT_TRUE(start());
   const std::size_t server_events = server.events.size();

@@ -243,16 +243,16 @@ Result<void> EnetTransport::send(PeerId peer, Delivery delivery, std::span<const
                                                 std::to_string(bytes.size()) + " bytes exceeds the limit of " +
                                                 std::to_string(limit));
   }
-  if (!reliable) {
+  if (!reliable && impl_->config.session_datagrams) {
     impl_->queue_session_datagram(peer, bytes);
     record->counters.bytes_sent += bytes.size();
     record->counters.packets_sent += 1;
     return {};
   }
-  const enet_uint32 flags = ENET_PACKET_FLAG_RELIABLE;
+  const enet_uint32 flags = reliable ? ENET_PACKET_FLAG_RELIABLE : ENET_PACKET_FLAG_UNSEQUENCED;
   ENetPacket* packet = enet_packet_create(bytes.data(), bytes.size(), flags);
   if (packet == nullptr) return make_error(ErrorCode::kIo, "out of memory for a packet");
-  if (enet_peer_send(record->peer, kReliableChannel, packet) != 0) {
+  if (enet_peer_send(record->peer, reliable ? kReliableChannel : kUnreliableChannel, packet) != 0) {
     enet_packet_destroy(packet);  // ENet takes ownership only on success
     return make_error(ErrorCode::kIo, "ENet refused to queue a packet for peer " + std::to_string(peer.value()));
   }

@@ -92,7 +92,12 @@ struct EnetConfig {
   // ever-doubling intervals; this timeout is what ends the tries.
   Duration timeout = Duration::seconds(5);
   Duration ping_interval = Duration::millis(250);
-  // Unreliable payloads travel as session datagrams beside ENet's (docs/
+  // Unreliable payloads travel as session datagrams beside ENet's (2 bytes
+  // of framing instead of ENet's 10; docs/wire-format.md). Off: they go as
+  // ENet unsequenced packets, for a path where only ENet's own framing may
+  // pass. A receiver accepts both, so the two ends need not agree.
+  bool session_datagrams = true;
+  // With session datagrams (docs/
   // wire-format.md), which ENet never sees; a peer heard from that way is
   // not pinged. One ping per peer per this interval keeps ENet's round trip
   // measured (stats().rtt) and a peer that stopped answering detected.
