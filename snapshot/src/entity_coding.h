@@ -78,12 +78,19 @@ struct MotionContext {
 template <class Io>
 bool code_value(Io& io, ResidualModel& model, const ComponentSpec& c, std::uint32_t pred, std::uint32_t& value,
                 int& context) {
-  const std::uint64_t limit = max_magnitude(c);
   std::int64_t r = 0;
   if constexpr (!Io::kDecoding) {
+    // Most components of a changed entity sit exactly on their
+    // prediction: one decision, with none of the rest (context 0 never
+    // raises the context).
+    if (value == pred && io.adaptive) {
+      io.rc.bit(model.zero, true);
+      return true;
+    }
     r = static_cast<std::int64_t>(value) - static_cast<std::int64_t>(pred);
     if (c.wraps) r = wrap_signed(r, std::int64_t{c.max_code} + 1);
   }
+  const std::uint64_t limit = max_magnitude(c);
   if (!io.residual(model, r, max_exponent_for(limit), limit)) return false;
   if constexpr (Io::kDecoding) {
     std::int64_t v = static_cast<std::int64_t>(pred) + r;
