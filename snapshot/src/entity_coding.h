@@ -75,18 +75,13 @@ struct MotionContext {
   MotionFactors factors;
 };
 
+// Everything but the encoder's zero residual; out of line, so that the
+// common case below inlines into the entity loops without this frame.
 template <class Io>
-bool code_value(Io& io, ResidualModel& model, const ComponentSpec& c, std::uint32_t pred, std::uint32_t& value,
-                int& context) {
+[[gnu::noinline]] bool code_value_full(Io& io, ResidualModel& model, const ComponentSpec& c, std::uint32_t pred,
+                                       std::uint32_t& value, int& context) {
   std::int64_t r = 0;
   if constexpr (!Io::kDecoding) {
-    // Most components of a changed entity sit exactly on their
-    // prediction: one decision, with none of the rest (context 0 never
-    // raises the context).
-    if (value == pred && io.adaptive) {
-      io.rc.bit(model.zero, true);
-      return true;
-    }
     r = static_cast<std::int64_t>(value) - static_cast<std::int64_t>(pred);
     if (c.wraps) r = wrap_signed(r, std::int64_t{c.max_code} + 1);
   }
@@ -104,6 +99,21 @@ bool code_value(Io& io, ResidualModel& model, const ComponentSpec& c, std::uint3
   const int cls = residual_context(r);
   if (cls > context) context = cls;
   return true;
+}
+
+template <class Io>
+inline bool code_value(Io& io, ResidualModel& model, const ComponentSpec& c, std::uint32_t pred, std::uint32_t& value,
+                       int& context) {
+  if constexpr (!Io::kDecoding) {
+    // Most components of a changed entity sit exactly on their
+    // prediction: one decision, with none of the rest (context 0 never
+    // raises the context).
+    if (value == pred && io.adaptive) {
+      io.rc.bit(model.zero, true);
+      return true;
+    }
+  }
+  return code_value_full(io, model, c, pred, value, context);
 }
 
 template <class Io>
