@@ -54,6 +54,14 @@ struct DecodeIo {
   }
   bool residual(ResidualModel& m, std::int64_t& r, int max_exponent, std::uint64_t max_magnitude) {
     r = adaptive ? decode_residual(rc, m, max_exponent) : decode_residual_fixed(rc, max_exponent);
+    return checked(r, max_magnitude);
+  }
+  // An adaptive residual whose zero flag was read already and said no.
+  bool nonzero_residual(ResidualModel& m, std::int64_t& r, int max_exponent, std::uint64_t max_magnitude) {
+    r = decode_nonzero_residual(rc, m, max_exponent);
+    return checked(r, max_magnitude);
+  }
+  bool checked(std::int64_t r, std::uint64_t max_magnitude) {
     const std::uint64_t mag = static_cast<std::uint64_t>(r < 0 ? -r : r);
     if (mag > max_magnitude) return fail("residual larger than its field's range");
     return true;
@@ -75,28 +83,62 @@ struct MotionContext {
   MotionFactors factors;
 };
 
+// The decoded value from its prediction and residual, checked.
 template <class Io>
-bool code_value(Io& io, ResidualModel& model, const ComponentSpec& c, std::uint32_t pred, std::uint32_t& value,
-                int& context) {
-  const std::uint64_t limit = max_magnitude(c);
+bool store_decoded(Io& io, const ComponentSpec& c, std::uint32_t pred, std::int64_t r, std::uint32_t& value) {
+  std::int64_t v = static_cast<std::int64_t>(pred) + r;
+  if (c.wraps) {
+    v = wrap_unsigned(v, std::int64_t{c.max_code} + 1);
+  } else if (v < 0 || v > static_cast<std::int64_t>(c.max_code)) {
+    return io.fail("decoded value outside its field's range");
+  }
+  value = static_cast<std::uint32_t>(v);
+  return true;
+}
+
+// Everything but a zero residual (and, decoding, with kZeroFlagRead, the
+// adaptive zero flag already read as no); out of line, so that the common
+// case below inlines into the entity loops without this frame.
+template <class Io, bool kZeroFlagRead = false>
+[[gnu::noinline]] bool code_value_full(Io& io, ResidualModel& model, const ComponentSpec& c, std::uint32_t pred,
+                                       std::uint32_t& value, int& context) {
   std::int64_t r = 0;
   if constexpr (!Io::kDecoding) {
     r = static_cast<std::int64_t>(value) - static_cast<std::int64_t>(pred);
     if (c.wraps) r = wrap_signed(r, std::int64_t{c.max_code} + 1);
   }
-  if (!io.residual(model, r, max_exponent_for(limit), limit)) return false;
+  const std::uint64_t limit = max_magnitude(c);
+  if constexpr (kZeroFlagRead) {
+    if (!io.nonzero_residual(model, r, max_exponent_for(limit), limit)) return false;
+  } else {
+    if (!io.residual(model, r, max_exponent_for(limit), limit)) return false;
+  }
   if constexpr (Io::kDecoding) {
-    std::int64_t v = static_cast<std::int64_t>(pred) + r;
-    if (c.wraps) {
-      v = wrap_unsigned(v, std::int64_t{c.max_code} + 1);
-    } else if (v < 0 || v > static_cast<std::int64_t>(c.max_code)) {
-      return io.fail("decoded value outside its field's range");
-    }
-    value = static_cast<std::uint32_t>(v);
+    if (!store_decoded(io, c, pred, r, value)) return false;
   }
   const int cls = residual_context(r);
   if (cls > context) context = cls;
   return true;
+}
+
+template <class Io>
+inline bool code_value(Io& io, ResidualModel& model, const ComponentSpec& c, std::uint32_t pred, std::uint32_t& value,
+                       int& context) {
+  // Most components of a changed entity sit exactly on their prediction:
+  // one decision, with none of the rest (context 0 never raises the
+  // context).
+  if (io.adaptive) {
+    if constexpr (Io::kDecoding) {
+      if (!io.rc.bit(model.zero)) return code_value_full<Io, true>(io, model, c, pred, value, context);
+      return store_decoded(io, c, pred, 0, value);
+    } else {
+      if (value == pred) {
+        io.rc.bit(model.zero, true);
+        return true;
+      }
+    }
+  }
+  return code_value_full(io, model, c, pred, value, context);
 }
 
 template <class Io>

@@ -4,8 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <iostream>
+#include <random>
+#include <vector>
 
 #include "tickwire/timesync/client_measurements.h"
 
@@ -22,6 +26,48 @@ InputFeedback::Lead report(std::int32_t worst, std::uint16_t inputs, std::array<
   lead.inputs = inputs;
   lead.spreads = spreads;
   return lead;
+}
+
+TEST(MarginHistogram, QuantilesMatchNearestRankOfTheSamples) {
+  // Random margins, in and out of range, through add, since and merge:
+  // every quantile is the lower edge of the bin of the nearest-rank sample.
+  const std::uint64_t seed = std::random_device{}();
+  std::cout << "[   SEED   ] " << seed << std::endl;
+  std::mt19937_64 rng(seed);
+  auto edge = [](std::int64_t us) {
+    if (us < MarginHistogram::kMinMicros) return MarginHistogram::kMinMicros;
+    if (us >= MarginHistogram::kMaxMicros) return MarginHistogram::kMaxMicros;
+    return MarginHistogram::kMinMicros +
+           (us - MarginHistogram::kMinMicros) / MarginHistogram::kBinMicros * MarginHistogram::kBinMicros;
+  };
+  for (int round = 0; round < 20; ++round) {
+    MarginHistogram first;
+    MarginHistogram second;
+    std::vector<std::int64_t> samples;
+    const int n = 1 + static_cast<int>(rng() % 3000);
+    const std::int64_t spread = 1000 + static_cast<std::int64_t>(rng() % 1'200'000);
+    const std::int64_t centre = static_cast<std::int64_t>(rng() % 1'000'000) - 250'000;
+    for (int i = 0; i < n; ++i) {
+      const std::int64_t us =
+          centre + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(spread)) - spread / 2;
+      samples.push_back(us);
+      (i % 2 == 0 ? first : second).add(Duration::micros(us));
+    }
+    const MarginHistogram copy = first;
+    first.add(Duration::micros(0), 5);
+    MarginHistogram h = first.since(copy);  // the five zeros alone
+    ASSERT_EQ(h.count(), 5u);
+    ASSERT_EQ(h.quantile(0.5), Duration::zero());
+    h = copy;
+    h.merge(second);
+    ASSERT_EQ(h.count(), samples.size());
+    std::sort(samples.begin(), samples.end());
+    for (double q : {0.0, 0.001, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 1.0}) {
+      const double wanted = std::ceil(q * static_cast<double>(samples.size()));
+      const auto rank = std::max<std::size_t>(1, static_cast<std::size_t>(wanted));
+      ASSERT_EQ(h.quantile(q), Duration::micros(edge(samples[rank - 1]))) << "round " << round << " q " << q;
+    }
+  }
 }
 
 TEST(MarginHistogram, QuantilesByNearestRankAtTheLowerEdgeOfTheirBin) {

@@ -140,6 +140,25 @@ TEST(LeadEstimator, ClearForgetsEverything) {
   EXPECT_EQ(e.samples(), 0u);
 }
 
+TEST(LeadEstimator, FollowsTheLevelThroughTimesThatStepBack) {
+  // A clock stepping back leaves the samples out of time order for a while
+  // (the medians are then taken by selection); once order is back the
+  // sorted windows must pick up where the samples are.
+  LeadEstimator e(short_tail());
+  int i = 0;
+  for (; i < 300; ++i) e.add(nth(i), Duration::millis(10));
+  EXPECT_NEAR(e.level().millis_f(), 10.0, 1e-9);
+  e.add(nth(i - 30), Duration::millis(10));
+  for (; i < 400; ++i) e.add(nth(i), Duration::millis(10));
+  EXPECT_NEAR(e.level().millis_f(), 10.0, 1e-9);
+  // Well after the stepped-back sample has left: a step of every need.
+  for (; i < 800; ++i) e.add(nth(i), Duration::millis(30));
+  EXPECT_NEAR(e.level().millis_f(), 30.0, 1e-9);
+  EXPECT_TRUE(e.settled());
+  EXPECT_GE(required_ms(e), 30.0);
+  EXPECT_LT(required_ms(e), 30.0 + 25.0);
+}
+
 TEST(LeadEstimator, RejectsABadConfig) {
   LeadEstimatorConfig bad;
   bad.target_late_rate = 0;

@@ -31,21 +31,30 @@ std::size_t MarginHistogram::index_of(Duration margin) {
 
 void MarginHistogram::add(Duration margin, std::uint64_t count) {
   if (count == 0) return;
-  if (bins_.empty()) bins_.assign(kBins + 2, 0);
-  std::uint32_t& b = bins_[index_of(margin)];
+  if (bins_.empty()) recount();
+  const std::size_t i = index_of(margin);
+  std::uint32_t& b = bins_[i];
   const std::uint32_t before = b;
   b = saturating_add(b, count);
   count_ += b - before;
+  blocks_[i / kBlock] += b - before;
+}
+
+void MarginHistogram::recount() {
+  if (bins_.empty()) bins_.assign(kBins + 2, 0);
+  blocks_.assign((bins_.size() + kBlock - 1) / kBlock, 0);
+  count_ = 0;
+  for (std::size_t i = 0; i < bins_.size(); ++i) {
+    blocks_[i / kBlock] += bins_[i];
+    count_ += bins_[i];
+  }
 }
 
 void MarginHistogram::merge(const MarginHistogram& other) {
   if (other.bins_.empty()) return;
   if (bins_.empty()) bins_.assign(kBins + 2, 0);
-  count_ = 0;
-  for (std::size_t i = 0; i < bins_.size(); ++i) {
-    bins_[i] = saturating_add(bins_[i], other.bins_[i]);
-    count_ += bins_[i];
-  }
+  for (std::size_t i = 0; i < bins_.size(); ++i) bins_[i] = saturating_add(bins_[i], other.bins_[i]);
+  recount();
 }
 
 MarginHistogram MarginHistogram::since(const MarginHistogram& earlier) const {
@@ -55,9 +64,12 @@ MarginHistogram MarginHistogram::since(const MarginHistogram& earlier) const {
   for (std::size_t i = 0; i < bins_.size(); ++i) {
     const std::uint32_t before = earlier.bin(i) <= bins_[i] ? static_cast<std::uint32_t>(earlier.bin(i)) : bins_[i];
     out.bins_[i] = bins_[i] - before;
-    out.count_ += out.bins_[i];
   }
-  if (out.count_ == 0) out.bins_.clear();
+  out.recount();
+  if (out.count_ == 0) {
+    out.bins_.clear();
+    out.blocks_.clear();
+  }
   return out;
 }
 
@@ -66,7 +78,13 @@ std::optional<Duration> MarginHistogram::quantile(double q) const {
   const double wanted = std::ceil(std::min(q, 1.0) * static_cast<double>(count_));
   const auto rank = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(wanted));
   std::uint64_t seen = 0;
-  for (std::size_t i = 0; i < bins_.size(); ++i) {
+  std::size_t first = 0;  // the first bin of the block that reaches the rank
+  for (const std::uint64_t block : blocks_) {
+    if (seen + block >= rank) break;
+    seen += block;
+    first += kBlock;
+  }
+  for (std::size_t i = first; i < bins_.size(); ++i) {
     seen += bins_[i];
     if (seen < rank) continue;
     if (i == 0) return Duration::micros(kMinMicros);

@@ -55,10 +55,7 @@ class RangeEncoder {
     low_ += bound & (0U - static_cast<std::uint32_t>(b));
     range_ = b ? range_ - bound : bound;
     if (adaptive_) adapt(m, b);
-    while (range_ < kTop) {
-      range_ <<= 8;
-      shift_low();
-    }
+    if (range_ < kTop) normalize();
   }
 
   // One raw bit: cheaper than a modeled decision where a model would
@@ -66,10 +63,7 @@ class RangeEncoder {
   void raw_bit(bool b) {
     range_ >>= 1;
     low_ += range_ & (0U - static_cast<std::uint32_t>(b));
-    while (range_ < kTop) {
-      range_ <<= 8;
-      shift_low();
-    }
+    if (range_ < kTop) normalize();
   }
 
   // `count` raw bits of `value` (count in [0, 32]), at one bit each.
@@ -80,10 +74,7 @@ class RangeEncoder {
       const std::uint32_t chunk = (value >> count) & ((1U << n) - 1U);
       range_ >>= n;
       low_ += static_cast<std::uint64_t>(chunk) * range_;
-      while (range_ < kTop) {
-        range_ <<= 8;
-        shift_low();
-      }
+      if (range_ < kTop) normalize();
     }
   }
 
@@ -99,6 +90,15 @@ class RangeEncoder {
   }
 
  private:
+  // Out of line: it runs about once per byte produced, against several
+  // decisions per byte, and inlined into every decision it made the
+  // coding loops' frames large.
+  [[gnu::noinline]] void normalize() {
+    do {
+      range_ <<= 8;
+      shift_low();
+    } while (range_ < kTop);
+  }
   void shift_low() {
     if (static_cast<std::uint32_t>(low_) < 0xFF00'0000U || (low_ >> 32) != 0) {
       const auto carry = static_cast<std::uint8_t>(low_ >> 32);

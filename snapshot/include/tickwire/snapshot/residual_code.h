@@ -79,14 +79,19 @@ inline void encode_residual(RangeEncoder& rc, ResidualModel& rm, std::int64_t r,
   if (e > 0) rc.direct(m & ((1U << e) - 1U), e);
 }
 
-inline std::int64_t decode_residual(RangeDecoder& rc, ResidualModel& rm, int max_exponent) {
-  if (rc.bit(rm.zero)) return 0;
+// The rest of a residual once its zero flag said it is not zero.
+inline std::int64_t decode_nonzero_residual(RangeDecoder& rc, ResidualModel& rm, int max_exponent) {
   const bool negative = rc.raw_bit();
   int e = 0;
   while (e < max_exponent && rc.bit(rm.exponent[static_cast<std::size_t>(e)])) ++e;
   std::int64_t m = 1;
   if (e > 0) m = (m << e) | rc.direct(e);
   return negative ? -m : m;
+}
+
+inline std::int64_t decode_residual(RangeDecoder& rc, ResidualModel& rm, int max_exponent) {
+  if (rc.bit(rm.zero)) return 0;
+  return decode_nonzero_residual(rc, rm, max_exponent);
 }
 
 // Exp-Golomb with every decision at one half (the coder is in fixed mode).

@@ -36,6 +36,7 @@
 
 #include "tickwire/core/time.h"
 #include "tickwire/timesync/rising_trend.h"
+#include "tickwire/timesync/sorted_window.h"
 
 namespace tickwire::timesync {
 
@@ -119,6 +120,12 @@ class LeadEstimator {
   };
   void commit_ready(Time now);
   void update_level();
+  // The same medians from windows kept sorted, when recent_ is in time
+  // order (it always is with a monotonic clock); otherwise by selection.
+  bool in_time_order() const { return popped_ >= out_of_order_at_; }
+  double centred_median(std::size_t index, Duration half);
+  void update_trend(Time newest);
+  double need_at(std::uint64_t position) const { return recent_[static_cast<std::size_t>(position - popped_)].need_us; }
   void update_required(Time now);
   double tail_cut(Time now) const;
 
@@ -131,12 +138,21 @@ class LeadEstimator {
   double level_us_ = 0;
   double max_need_us_ = 0;
   double trend_us_per_s_ = 0;
-  Time first_at_;   // the first need's time
-  Time newest_at_;  // the newest need's time
+  Time first_at_;                           // the first need's time
+  Time newest_at_;                          // the newest need's time
   std::vector<TrendSample> trend_samples_;  // scratch
   std::optional<Time> last_rise_;           // when the level last stepped up at once
   std::optional<Duration> required_;
   std::size_t samples_ = 0;
+  // Absolute positions of recent_'s samples: recent_[i] is position
+  // popped_ + i. out_of_order_at_ is the newest position whose time was
+  // earlier than its predecessor's; once it is at the front, order holds.
+  std::uint64_t popped_ = 0;
+  std::uint64_t out_of_order_at_ = 0;
+  SortedWindow centred_;  // the window centred on the sample being committed
+  SortedWindow level_;    // the trailing level window
+  SortedWindow older_;    // the trend window's older half
+  SortedWindow newer_;    // and its newer half
 };
 
 }  // namespace tickwire::timesync
