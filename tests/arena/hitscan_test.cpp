@@ -82,6 +82,44 @@ TEST(Hitscan, HitsTheTargetWhereTheShooterSawIt) {
   EXPECT_EQ(s.last_result(), ShotResult::kMiss);
 }
 
+// The shot entity carries the struck shape where the server judged it, so
+// the shooter's client can draw it: it must be the history's pose at the
+// judged view time (to the field's 0.01 m steps), not the target's present.
+TEST(Hitscan, TheShotEntityCarriesTheRewoundPoseTheServerJudged) {
+  Shooting s;
+  for (int i = 0; i < 30; ++i) s.step();
+  const Vec2 origin = s.world.get(s.shooter, schema().player_position);
+  const Vec2 a = s.target_at[20];
+  const Vec2 b = s.target_at[21];
+  const float aim = s.aim_at({(a.x + b.x) / 2, (a.y + b.y) / 2});
+  const NetworkTime judged = at_tick(20, 0.5);
+  s.step(aim, judged);
+  ASSERT_EQ(s.last_result(), ShotResult::kHit);
+  const auto rewound = s.game.hitscan()->history().rewind(s.target, judged);
+  ASSERT_TRUE(rewound.has_value());
+  const auto shot = find_shot(s.world, 1);
+  ASSERT_TRUE(shot.has_value());
+  const Schema& sc = schema();
+  EXPECT_EQ(s.world.get(*shot, sc.shot_target_owner), 2);
+  const Vec2 pose = s.world.get(*shot, sc.shot_target_position);
+  EXPECT_NEAR(pose.x, rewound->position.x, 0.006F);
+  EXPECT_NEAR(pose.y, rewound->position.z, 0.006F);
+  EXPECT_NEAR(s.world.get(*shot, sc.shot_target_radius), rewound->shapes[0].radius, 0.006F);
+  // The rewound pose is not the target's present: it walked on since.
+  const Vec2 now = s.world.get(s.target, sc.player_position);
+  EXPECT_GT(std::fabs(now.x - pose.x), 0.5F);
+  // The ray as cast: from where the shooter stood, at the aim sent.
+  const Vec2 from = s.world.get(*shot, sc.shot_origin);
+  EXPECT_NEAR(from.x, origin.x, 0.006F);
+  EXPECT_NEAR(from.y, origin.y, 0.006F);
+  EXPECT_NEAR(s.world.get(*shot, sc.shot_aim), aim, 2e-3F);
+  // A miss names no target.
+  s.step(s.aim_at(s.target_at[20]), at_tick(s.tick.value() - 1));
+  ASSERT_EQ(s.last_result(), ShotResult::kMiss);
+  EXPECT_EQ(s.world.get(*shot, sc.shot_target_owner), -1);
+  EXPECT_EQ(s.world.get(*shot, sc.shot_target_radius), 0.0F);
+}
+
 TEST(Hitscan, JudgesBetweenTicksAtTheViewTimesFraction) {
   Shooting s;
   for (int i = 0; i < 30; ++i) s.step();

@@ -55,7 +55,7 @@ start_server
 "$bots_bin" --connect "127.0.0.1:$port" --bots 4 --script chase --duration 30 >"$work/bots.log" 2>&1 &
 bots_pid=$!
 
-xvfb "$viewer_bin" --connect "127.0.0.1:$port" --script chase --screenshot "$work/shot.png" --after 4 \
+xvfb "$viewer_bin" --connect "127.0.0.1:$port" --script shooter --screenshot "$work/shot.png" --after 4 \
   --stats-json "$work/stats.json" >"$work/viewer.log" 2>&1
 status=$?
 cat "$work/viewer.log"
@@ -123,9 +123,16 @@ for key in ("mispredictions", "rollbacks", "late_inputs", "missing_inputs", "har
 assert c["snapshots"] > 60 and g["snapshots_per_s"] > 10, (c, g)
 assert g["wire_in_kbps"] > g["payload_in_kbps"] > 0, g
 assert 0 < c["rtt_ms"] < 100, c
-print("viewer: %d colours, %d players, rtt %.2f ms, %d snapshots, %d mispredictions, frame p50 %.2f ms p99 %.2f ms"
+# Hitscan: shots fired, results judged by the server for them, every result
+# either a hit or a miss. Bots chasing a shooter on loopback are hit.
+h = s["hitscan"]
+assert h["fired"] >= 5 and h["judged"] >= 3, h
+assert h["judged"] <= h["fired"] and h["hits"] + h["misses"] == h["judged"], h
+assert h["hits"] >= 1, h
+print("viewer: %d colours, %d players, rtt %.2f ms, %d snapshots, %d mispredictions, frame p50 %.2f ms p99 %.2f ms, "
+      "hitscan %d fired %d judged %d hits %d misses"
       % (len(colours), s["players_drawn"], c["rtt_ms"], c["snapshots"], c["mispredictions"], s["frame_ms_p50"],
-         s["frame_ms_p99"]))
+         s["frame_ms_p99"], h["fired"], h["judged"], h["hits"], h["misses"]))
 PY
 [ $? -eq 0 ] || exit 1
 

@@ -108,6 +108,9 @@ int App::run() {
     const Time updated = now();
     handle_client_events();
     scene_.observe(*client_, t);
+    // The newest state decoded: the shot entity is never predicted, and the
+    // interpolated view would show the result an interpolation delay late.
+    if (const auto me = client_->client_id()) shots_.observe(client_->authoritative_world(), *me, t);
     // The screenshot is taken on a frame that took a graph sample, so the
     // picture shows the figures the stats file gets.
     const bool sampled = graph_.observe(reading());
@@ -198,6 +201,9 @@ void App::read_player_input() {
   const bool mouse_free = !io.WantCaptureMouse;
   input_.shoot =
       (mouse_free && (buttons & SDL_BUTTON_LMASK) != 0) || (!io.WantCaptureKeyboard && keys[SDL_SCANCODE_SPACE] != 0);
+  // The hitscan weapon: right mouse button or F.
+  input_.fire =
+      (mouse_free && (buttons & SDL_BUTTON_RMASK) != 0) || (!io.WantCaptureKeyboard && keys[SDL_SCANCODE_F] != 0);
   input_.dash = !io.WantCaptureKeyboard && (keys[SDL_SCANCODE_LSHIFT] != 0 || keys[SDL_SCANCODE_RSHIFT] != 0);
 }
 
@@ -208,6 +214,7 @@ void App::sample(Tick tick, snapshot::Record& record) {
     input_ = in;
   }
   record = arena::to_record(input_);
+  if (input_.fire) shots_.fired(tick, seen_);
 }
 
 void App::handle_client_events() {
@@ -215,12 +222,14 @@ void App::handle_client_events() {
   const arena::Schema& s = arena::schema();
   self_.reset();
   others_.clear();
+  seen_.clear();
   for (const snapshot::EntityId id : client_->view().entities(s.player_type)) {
     const snapshot::Vec2 p = client_->view().get(id, s.player_position);
     if (client_->avatar() && id == *client_->avatar()) {
       self_ = p;
     } else {
       others_.push_back(p);
+      seen_.push_back({client_->view().get(id, s.player_owner), p});
     }
   }
   players_drawn_ = client_->view().entities(s.player_type).size();
@@ -267,15 +276,16 @@ void App::build_ui() {
   const float side = std::min(static_cast<float>(h) - 20.0F, static_cast<float>(w) - kPanelWidth - 20.0F);
   viewport_ = {10.0F, 10.0F, side / (2.0F * arena::kHalfSize)};
   scene_.draw(ImGui::GetBackgroundDrawList(), viewport_, *client_, toggles_, input_.aim, now());
+  draw_shot_markers(ImGui::GetBackgroundDrawList(), viewport_, shots_.markers(), now());
   const float panel_x = static_cast<float>(w) - kPanelWidth - 5.0F;
   if (show_controls_) {
     ImGui::SetNextWindowPos({panel_x, 5.0F}, ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize({kPanelWidth, 215.0F}, ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize({kPanelWidth, 235.0F}, ImGuiCond_FirstUseEver);
     draw_controls();
   }
   if (show_graph_) {
-    ImGui::SetNextWindowPos({panel_x, 225.0F}, ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize({kPanelWidth, static_cast<float>(h) - 230.0F}, ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowPos({panel_x, 245.0F}, ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize({kPanelWidth, static_cast<float>(h) - 250.0F}, ImGuiCond_FirstUseEver);
     graph_.draw_overlay(&show_graph_);
   }
   if (show_link_) {
@@ -325,8 +335,12 @@ void App::draw_controls() {
   ImGui::TextColored({1.0F, 0.3F, 0.3F, 1.0F}, "x newest snapshot");
   ImGui::SameLine();
   ImGui::TextColored({1.0F, 0.55F, 0.15F, 1.0F}, "correction");
+  const ShotCounts& shots = shots_.counts();
+  ImGui::Text("hitscan: %llu fired, %llu judged: %llu hits, %llu misses", static_cast<unsigned long long>(shots.fired),
+              static_cast<unsigned long long>(shots.judged), static_cast<unsigned long long>(shots.hits),
+              static_cast<unsigned long long>(shots.misses));
   ImGui::TextUnformatted(script_ ? ("playing: script " + options_.script).c_str()
-                                 : "WASD move, Shift dash, mouse aim, click/Space shoot");
+                                 : "WASD move, Shift dash, mouse aim, click/Space shoot, right click/F hitscan");
   ImGui::End();
 }
 

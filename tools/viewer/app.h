@@ -17,6 +17,7 @@
 #include "options.h"
 #include "scene.h"
 #include "scripts.h"
+#include "shot_markers.h"
 #include "tickwire/arena/arena.h"
 #include "tickwire/client/client.h"
 #include "tickwire/core/logging.h"
@@ -75,6 +76,8 @@ class App {
   arena::Input input_;  // the keyboard's and mouse's, read each frame
   std::optional<snapshot::Vec2> self_;
   std::vector<snapshot::Vec2> others_;
+  std::vector<SeenPlayer> seen_;  // others_ with their owners, for the shot markers
+  ShotMarkers shots_;
 
   Scene scene_;
   SceneToggles toggles_;

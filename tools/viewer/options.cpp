@@ -13,7 +13,8 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
   CLI::App app{
       "tickwire-viewer: joins a Tickwire server hosting the arena and plays it in a window, drawing what the "
       "netcode does (prediction, the server's view, interpolation, corrections) with a net graph. Keys: WASD or "
-      "arrows move, Shift dashes, the left mouse button or Space shoots, the mouse aims; G net graph, L link "
+      "arrows move, Shift dashes, the left mouse button or Space shoots, the right button or F fires the hitscan "
+      "weapon, the mouse aims; G net graph, L link "
       "conditioner, P/I/M prediction/interpolation/smoothing, Esc quits. Exit 0 when it ends normally, 1 when it "
       "cannot start, 2 for bad flags, 3 when the server refused it or went away.",
       "tickwire-viewer"};

@@ -56,6 +56,53 @@ void Scene::observe(const client::Client& c, Time now) {
   while (!flashes_.empty() && now - flashes_.front().at > kFlashLife) flashes_.pop_front();
 }
 
+void draw_shot_markers(ImDrawList* list, const Viewport& vp, const std::deque<ShotMarker>& markers, Time now) {
+  constexpr ImU32 kHit = IM_COL32(60, 255, 90, 255);
+  constexpr ImU32 kMiss = IM_COL32(255, 60, 60, 255);
+  constexpr ImU32 kSeen = IM_COL32(255, 230, 60, 255);
+  for (const ShotMarker& m : markers) {
+    const float life = 1.0F - static_cast<float>((now - m.at).seconds_f() / ShotMarkers::kLife.seconds_f());
+    const bool hit = m.result == arena::ShotResult::kHit;
+    const ImU32 colour = with_alpha(hit ? kHit : kMiss, 0.35F + 0.65F * life);
+    // The ray ends where it struck the rewound shape, else at the wall.
+    float length = arena::kHitscanRange;
+    if (m.rewound) {
+      const float dx = m.rewound->x - m.origin.x;
+      const float dy = m.rewound->y - m.origin.y;
+      length = std::max(dx * std::cos(m.aim) + dy * std::sin(m.aim), 0.0F);
+    }
+    const float cx = std::cos(m.aim);
+    const float cy = std::sin(m.aim);
+    const float to_wall_x = cx > 0   ? (arena::kHalfSize - m.origin.x) / cx
+                            : cx < 0 ? (-arena::kHalfSize - m.origin.x) / cx
+                                     : length;
+    const float to_wall_y = cy > 0   ? (arena::kHalfSize - m.origin.y) / cy
+                            : cy < 0 ? (-arena::kHalfSize - m.origin.y) / cy
+                                     : length;
+    length = std::min({length, to_wall_x, to_wall_y});
+    const snapshot::Vec2 end{m.origin.x + cx * length, m.origin.y + cy * length};
+    list->AddLine(at(vp, m.origin), at(vp, end), colour, 2.0F);
+    if (m.seen) {
+      // Dashed: the player as it was drawn on this screen when the shot left.
+      const ImVec2 c = at(vp, *m.seen);
+      const float r = std::max(arena::kPlayerRadius * vp.scale, 6.0F) + 2.0F;
+      constexpr int kDashes = 12;
+      for (int i = 0; i < kDashes; i += 1) {
+        const float a0 = 6.2831853F * static_cast<float>(i) / kDashes;
+        list->PathArcTo(c, r, a0, a0 + 3.14159265F / kDashes, 4);
+        list->PathStroke(with_alpha(kSeen, 0.35F + 0.65F * life), 0, 2.0F);
+      }
+    }
+    if (m.rewound) {
+      const ImVec2 c = at(vp, *m.rewound);
+      const float r = std::max(m.rewound_radius * vp.scale, 6.0F);
+      list->AddCircleFilled(c, r, with_alpha(kHit, 0.35F * life + 0.1F), 20);
+      list->AddCircle(c, r, colour, 20, 2.5F);
+    }
+    list->AddText({vp.x(end.x) + 4.0F, vp.y(end.y) - 14.0F}, colour, hit ? "hit" : "miss");
+  }
+}
+
 void draw_floor(SDL_Renderer* renderer, const Viewport& vp) {
   // Straight to the renderer, unblended: under a software renderer the
   // floor is most of the frame's pixels, and a plain fill is the cheapest.

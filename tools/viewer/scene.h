@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <deque>
 
+#include "shot_markers.h"
 #include "tickwire/arena/arena.h"
 #include "tickwire/client/client.h"
 
@@ -32,6 +33,11 @@ struct Viewport {
   float to_world_x(float sx) const { return (sx - left) / scale - arena::kHalfSize; }
   float to_world_y(float sy) const { return arena::kHalfSize - (sy - top) / scale; }
 };
+
+// The hitscan markers (shot_markers.h), fading over their life: the ray
+// the server cast, the struck shape where it judged it (green for a hit;
+// on a miss, red), and the aimed-at player as drawn at fire time (dashed).
+void draw_shot_markers(ImDrawList* list, const Viewport& vp, const std::deque<ShotMarker>& markers, Time now);
 
 // The floor and its 10 m grid, drawn before the draw lists.
 void draw_floor(SDL_Renderer* renderer, const Viewport& vp);

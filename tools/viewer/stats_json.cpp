@@ -38,6 +38,9 @@ std::string App::stats_json(const std::string& exit_reason) const {
   o << "  \"players_drawn\": " << players_drawn_ << ",\n";
   if (self_) o << "  \"self\": {\"x\": " << self_->x << ", \"y\": " << self_->y << "},\n";
   o << "  \"correction_flashes\": " << scene_.flashes_shown() << ",\n";
+  const ShotCounts& shots = shots_.counts();
+  o << "  \"hitscan\": {\"fired\": " << shots.fired << ", \"judged\": " << shots.judged << ", \"hits\": " << shots.hits
+    << ", \"misses\": " << shots.misses << "},\n";
   o << "  \"frames\": " << frames_ << ",\n";
   o << "  \"frame_ms_p50\": " << quantile(frame_ms_, 0.50) << ",\n";
   o << "  \"frame_ms_p99\": " << quantile(frame_ms_, 0.99) << ",\n";

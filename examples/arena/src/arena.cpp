@@ -52,6 +52,12 @@ Schema make_schema() {
     s.shot_owner = t.add_int("owner", 0, 65535);
     s.shot_tick = t.add_int("tick", 0, 65535);
     s.shot_result = t.add_int("result", 0, 4);
+    // Steps, never blended: each shot is its own, not a motion to smooth.
+    s.shot_origin = t.add_vec2("origin", lo, hi, 0.01F, snapshot::Interpolation::kStep);
+    s.shot_aim = t.add_angle("aim", 12, snapshot::Interpolation::kStep);
+    s.shot_target_owner = t.add_int("target_owner", -1, 65535);
+    s.shot_target_position = t.add_vec2("target_position", lo, hi, 0.01F, snapshot::Interpolation::kStep);
+    s.shot_target_radius = t.add_float("target_radius", 0.0F, 4.0F, 0.01F, snapshot::Interpolation::kStep);
   }
   {
     auto t = b.record_type("input");
@@ -350,11 +356,13 @@ void Game::fire_hitscan(snapshot::World& world, Tick tick, const prediction::Inp
     if (in.fallback || !in.rewind || !in.input->get(s.input_fire)) continue;
     const auto shooter = find_player(world, in.player.value);
     if (!shooter) continue;
-    verdicts.push_back({in.player.value, hitscan_->judge({*shooter, world.get(*shooter, s.player_position),
-                                                          in.input->get(s.input_aim), *in.rewind})});
+    const HitscanShot shot{*shooter, world.get(*shooter, s.player_position), in.input->get(s.input_aim), *in.rewind};
+    verdicts.push_back({in.player.value, shot.origin, shot.aim, hitscan_->judge(shot)});
   }
   for (const StepScratch::Verdict& v : verdicts) {
     const auto target = v.verdict.target;
+    // Read before the damage below may send the target back to the centre.
+    const std::int32_t target_owner = target && world.contains(*target) ? world.get(*target, s.player_owner) : -1;
     if (target && world.contains(*target)) {
       const auto health = world.get(*target, s.player_health) - kHitscanDamage;
       world.set(*target, s.player_health, health > 0 ? health : kMaxHealth);
@@ -370,6 +378,12 @@ void Game::fire_hitscan(snapshot::World& world, Tick tick, const prediction::Inp
     }
     world.set(*shot, s.shot_tick, static_cast<std::int32_t>(tick.value() % 65536));
     world.set(*shot, s.shot_result, static_cast<std::int32_t>(v.verdict.result));
+    world.set(*shot, s.shot_origin, v.origin);
+    world.set(*shot, s.shot_aim, v.aim);
+    const auto& pose = v.verdict.pose;
+    world.set(*shot, s.shot_target_owner, pose ? target_owner : -1);
+    world.set(*shot, s.shot_target_position, pose ? clamp_to_arena(pose->centre, 0.0F) : Vec2{});
+    world.set(*shot, s.shot_target_radius, pose ? std::min(pose->radius, 4.0F) : 0.0F);
   }
 }
 

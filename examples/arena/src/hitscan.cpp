@@ -41,17 +41,21 @@ HitscanVerdict Hitscan::judge(const HitscanShot& shot) {
   // respawned after the view it aimed in fires from a life that is over.
   if (const auto self = history_.rewind(shot.shooter, at); self && self->teleport_blocked) {
     ++stats_.void_shots;
-    return {ShotResult::kVoid, std::nullopt};
+    return {ShotResult::kVoid, std::nullopt, std::nullopt};
   }
   lagcomp::Ray ray;
   ray.origin = on_ground(shot.origin);
   ray.direction = {std::cos(shot.aim), 0.0F, std::sin(shot.aim)};
   ray.max_distance = kHitscanRange;
   const auto cast = history_.ray_cast(ray, at, {.ignore = shot.shooter});
-  if (!cast.ok()) return {};
+  if (!cast.ok()) return {ShotResult::kMiss, std::nullopt, std::nullopt};
   if (cast->hit) {
     ++stats_.hits;
-    return {ShotResult::kHit, cast->hit->entity};
+    // The arena records one sphere per player: its centre is the player's
+    // rewound position, its cut by the ground plane the circle drawn.
+    const lagcomp::Shape& shape = cast->hit->shape;
+    const RewoundTarget pose{cast->hit->entity, {shape.a.x, shape.a.z}, shape.radius};
+    return {ShotResult::kHit, cast->hit->entity, pose};
   }
   // Would it have hit a player as the shooter saw it, one that respawned
   // since? Then the teleport rule refused it (a dead player is not hit
@@ -59,9 +63,9 @@ HitscanVerdict Hitscan::judge(const HitscanShot& shot) {
   const auto seen = history_.ray_cast(ray, at, {.ignore = shot.shooter, .broad_phase = false, .cross_teleports = true});
   if (seen.ok() && seen->hit && seen->hit->teleport_blocked) {
     ++stats_.teleport_blocked;
-    return {ShotResult::kMissTeleported, std::nullopt};
+    return {ShotResult::kMissTeleported, std::nullopt, std::nullopt};
   }
-  return {};
+  return {ShotResult::kMiss, std::nullopt, std::nullopt};
 }
 
 void Hitscan::record(const snapshot::World& world, Tick tick, const std::vector<snapshot::EntityId>& teleported) {

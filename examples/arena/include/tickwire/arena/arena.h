@@ -90,6 +90,14 @@ struct Schema {
   Field<std::int32_t> shot_owner;
   Field<std::int32_t> shot_tick;    // the input's tick modulo 65536
   Field<std::int32_t> shot_result;  // a ShotResult
+  // The ray as the server cast it: from where the shooter stood, its aim.
+  Field<Vec2> shot_origin;
+  Field<float> shot_aim;
+  // With a hit, the struck player's owner and its shape where the server
+  // judged it (rewound to the shooter's view time); -1 and zeros otherwise.
+  Field<std::int32_t> shot_target_owner;
+  Field<Vec2> shot_target_position;
+  Field<float> shot_target_radius;
 
   // The input as a record type, for the wire.
   Field<Vec2> input_move;
@@ -163,6 +171,8 @@ struct StepScratch {
   std::vector<EntityId> teleported;  // players sent back to the centre this step
   struct Verdict {
     std::uint32_t owner;
+    Vec2 origin;  // the ray as cast
+    float aim;
     HitscanVerdict verdict;
   };
   std::vector<Verdict> verdicts;  // the step's hitscan shots, judged before any lands

@@ -63,9 +63,18 @@ struct HitscanShot {
   NetworkTime at;
 };
 
+// The shape a hit struck, as the history rewound it to the shot's view
+// time: what the shooter's client draws to show how the shot was judged.
+struct RewoundTarget {
+  snapshot::EntityId entity;
+  snapshot::Vec2 centre;  // on the ground plane
+  float radius = 0.0F;
+};
+
 struct HitscanVerdict {
   ShotResult result = ShotResult::kMiss;
   std::optional<snapshot::EntityId> target;
+  std::optional<RewoundTarget> pose;  // with a hit
 };
 
 class Hitscan {
