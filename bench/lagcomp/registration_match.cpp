@@ -51,10 +51,14 @@ class Shooter {
         predicted != nullptr && avatar && predicted->contains(*avatar)) {
       self = predicted->get(*avatar, s.player_position);
     }
-    interpolator_.sample(client_->receiver(), client_->interpolation_time().ticks_f(), aim_world_);
-    for (const snapshot::EntityId id : aim_world_.entities(s.player_type)) {
-      if (avatar && id == *avatar) continue;
-      others_.push_back(aim_world_.get(id, s.player_position));
+    // As the bots aim (tools/bots/bot.cpp): only at players drawn between
+    // two real states, never at a held or extrapolated guess.
+    if (interpolator_.sample(client_->receiver(), client_->interpolation_time().ticks_f(), aim_world_) ==
+        snapshot::SampleMode::kInterpolated) {
+      for (const snapshot::EntityId id : aim_world_.entities(s.player_type)) {
+        if (avatar && id == *avatar) continue;
+        others_.push_back(aim_world_.get(id, s.player_position));
+      }
     }
     arena::Input input;
     script_->input(bots::BotView{self, others_}, tick, input);

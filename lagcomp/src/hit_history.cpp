@@ -56,6 +56,7 @@ HitHistory::HitHistory(const HistoryConfig& config) : config_(config) {
   for (Frame& f : frames_) {
     f.records.resize(slot_count(config_));
     f.shapes.resize(n * config_.max_shapes_per_entity);
+    f.positions.resize(n);
     f.slots.resize(n);
     for (auto* v : {&f.min_x, &f.min_y, &f.min_z, &f.max_x, &f.max_y, &f.max_z}) v->resize(n);
   }
@@ -83,7 +84,7 @@ std::size_t HitHistory::bytes() const {
   std::size_t total = sizeof(*this) + frames_.capacity() * sizeof(Frame);
   for (const Frame& f : frames_) {
     total += f.records.capacity() * sizeof(Record) + f.shapes.capacity() * sizeof(Shape) +
-             f.slots.capacity() * sizeof(std::uint32_t);
+             f.positions.capacity() * sizeof(Vec3) + f.slots.capacity() * sizeof(std::uint32_t);
     for (const auto* v : {&f.min_x, &f.min_y, &f.min_z, &f.max_x, &f.max_y, &f.max_z}) {
       total += v->capacity() * sizeof(float);
     }
@@ -94,6 +95,14 @@ std::size_t HitHistory::bytes() const {
 Result<void> HitHistory::reject(ErrorCode code, const char* detail) {
   ++stats_.rejected_records;
   return make_error(code, detail);
+}
+
+Aabb HitHistory::shape_bounds(const Frame& f, std::uint32_t dense) const {
+  const Shape* s = f.shapes.data() + std::size_t{dense} * config_.max_shapes_per_entity;
+  const Record& r = f.records[f.slots[dense]];
+  Aabb box = bounds(s[0]);
+  for (std::uint32_t j = 1; j < r.shape_count; ++j) box = merge(box, bounds(s[j]));
+  return box;
 }
 
 void HitHistory::set_bound(Frame& f, std::uint32_t dense, const Aabb& box) {
@@ -162,17 +171,17 @@ Result<void> HitHistory::record(EntityId id, const Vec3& position, std::span<con
   Record& r = f.records[slot];
   r.id = id;
   r.life = life;
-  r.position = position;
-  r.dense = dense;
+  f.positions[dense] = position;
+  r.dense = static_cast<std::uint16_t>(dense);
   r.shape_count = static_cast<std::uint8_t>(shapes.size());
   r.present = true;
   r.teleported = continuing && motion == Motion::kTeleported;
   r.blocked = false;
-  r.bounds = bounds(shapes[0]);
-  for (const Shape& s : shapes.subspan(1)) r.bounds = merge(r.bounds, bounds(s));
+  Aabb box = bounds(shapes[0]);
+  for (const Shape& s : shapes.subspan(1)) box = merge(box, bounds(s));
   std::copy(shapes.begin(), shapes.end(), f.shapes.begin() + std::ptrdiff_t{dense} * config_.max_shapes_per_entity);
   f.slots[dense] = slot;
-  set_bound(f, dense, r.bounds);  // until the next tick widens it
+  set_bound(f, dense, box);  // until the next tick widens it
   ++stats_.entity_ticks_recorded;
   return {};
 }
@@ -190,8 +199,9 @@ void HitHistory::close_lives(Frame& prev, Frame& cur) {
       free_slots_.push_back(slot);
       continue;
     }
+    const Aabb landed = shape_bounds(cur, c.dense);
     if (!c.teleported) {
-      set_bound(prev, i, merge(p.bounds, c.bounds));
+      set_bound(prev, i, merge(shape_bounds(prev, i), landed));
       continue;
     }
     // Every earlier record of this life now rewinds to this tick at the
@@ -204,7 +214,7 @@ void HitHistory::close_lives(Frame& prev, Frame& cur) {
       if (!rk.present || rk.id != p.id || rk.life != p.life) break;
       rk.blocked = true;
       rk.blocked_at = cur.tick.value();
-      set_bound(fk, rk.dense, c.bounds);
+      set_bound(fk, rk.dense, landed);
       if (k == 0) break;
     }
   }

@@ -46,7 +46,7 @@ void HitHistory::sample(const Frame& f0, std::uint32_t slot, const NetworkTime& 
   const Record& r0 = f0.records[slot];
   const std::uint32_t stride = config_.max_shapes_per_entity;
   const auto copy_from = [&out, stride](const Frame& f, const Record& r) {
-    out.position = r.position;
+    out.position = f.positions[r.dense];
     out.shape_count = r.shape_count;
     const Shape* s = f.shapes.data() + std::size_t{r.dense} * stride;
     std::copy(s, s + r.shape_count, out.shapes.begin());
@@ -67,7 +67,7 @@ void HitHistory::sample(const Frame& f0, std::uint32_t slot, const NetworkTime& 
     // with one): the entity is taken as it was before it.
     if (f1.complete && f1.tick == f0.tick + 1 && r1.present && r1.id == r0.id && r1.life == r0.life && !r1.teleported) {
       const float t = static_cast<float>(fraction) / static_cast<float>(NetworkTime::kUnitsPerTick);
-      out.position = lerp(r0.position, r1.position, t);
+      out.position = lerp(f0.positions[r0.dense], f1.positions[r1.dense], t);
       const Shape* s0 = f0.shapes.data() + std::size_t{r0.dense} * stride;
       const Shape* s1 = f1.shapes.data() + std::size_t{r1.dense} * stride;
       bool same_layout = r0.shape_count == r1.shape_count;

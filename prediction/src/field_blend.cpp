@@ -67,7 +67,8 @@ double wrap(double v, double span) {
 double wrap_pi(double a) { return wrap(a, 2.0 * std::numbers::pi); }
 
 bool is_step(const FieldSpec& f) {
-  return f.interpolation == Interpolation::kStep || f.kind == FieldKind::kBool || f.kind == FieldKind::kEnum;
+  return f.interpolation == Interpolation::kStep || f.interpolation == Interpolation::kTeleportCounter ||
+         f.kind == FieldKind::kBool || f.kind == FieldKind::kEnum;
 }
 
 float clamp_to(double v, const snapshot::ComponentSpec& c) {

@@ -58,6 +58,15 @@ void slerp(const float* a, const float* b, double alpha, float* out) {
 
 Interpolator::Interpolator(Schema schema, InterpolationConfig config) : schema_(std::move(schema)), config_(config) {}
 
+bool Interpolator::teleported(const TypeSpec& type, std::span<const std::uint32_t> a,
+                              std::span<const std::uint32_t> b) {
+  for (const FieldSpec& f : type.fields) {
+    if (f.interpolation != Interpolation::kTeleportCounter) continue;
+    if (!std::equal(a.begin() + f.offset, a.begin() + f.offset + f.count, b.begin() + f.offset)) return true;
+  }
+  return false;
+}
+
 void Interpolator::blend(const TypeSpec& type, const std::uint32_t* older, const std::uint32_t* newer, double alpha,
                          std::span<std::uint32_t> out) {
   const std::uint16_t stride = type.stride();
@@ -67,7 +76,8 @@ void Interpolator::blend(const TypeSpec& type, const std::uint32_t* older, const
   dequantize_entity(type, {newer, stride}, b_slots_);
   for (const FieldSpec& f : type.fields) {
     const std::size_t o = f.offset;
-    if (f.interpolation == Interpolation::kStep || alpha <= 0.0 || alpha == 1.0) {
+    if (f.interpolation == Interpolation::kStep || f.interpolation == Interpolation::kTeleportCounter || alpha <= 0.0 ||
+        alpha == 1.0) {
       const auto& src = alpha >= 1.0 ? b_slots_ : a_slots_;
       std::copy_n(src.begin() + static_cast<std::ptrdiff_t>(o), f.count, out.begin() + static_cast<std::ptrdiff_t>(o));
       continue;
@@ -191,7 +201,10 @@ SampleMode Interpolator::sample(const SnapshotReceiver& states, double time, Wor
     const EntityState* o = other.find(e.id);
     const bool paired = o != nullptr && o->type == e.type && o->generation == e.generation && o->updated != e.updated;
     std::span<std::uint32_t> slots = out.slots(e.id);
-    if (!paired) {
+    // Across a teleport the entity is not blended: the state that defines
+    // the set (the older one until the newer's tick, the newest past the
+    // end) is shown as it is.
+    if (!paired || teleported(type, present.codes(e, type.stride()), other.codes(*o, type.stride()))) {
       dequantize_entity(type, present.codes(e, type.stride()), slots);
       continue;
     }

@@ -38,7 +38,7 @@ constexpr std::size_t kMaxArray = 64;
 bool motion_for(Interpolation interpolation, Prediction prediction) {
   if (prediction == Prediction::kMotion || prediction == Prediction::kAcceleration) return true;
   if (prediction == Prediction::kHold) return false;
-  return interpolation != Interpolation::kStep;
+  return interpolation != Interpolation::kStep && interpolation != Interpolation::kTeleportCounter;
 }
 
 // A bounded float. Besides the checks of core's quantizer, the precision
@@ -179,6 +179,9 @@ TypeBuilder& TypeBuilder::priority(float value) {
 TypeBuilder::Added TypeBuilder::add(FieldSpec field, std::vector<ComponentSpec> components) {
   TypeSpec& type = builder_->types_[id_.value];
   check_name(type, field.name);
+  if (field.interpolation == Interpolation::kTeleportCounter && field.kind != FieldKind::kInt) {
+    reject(field.name, "only an integer field counts teleports");
+  }
   if (field.prediction == Prediction::kAcceleration) {
     if (field.kind == FieldKind::kQuat)
       reject(field.name, "rotations predict from angular velocity; kAcceleration does not apply");

@@ -172,5 +172,81 @@ TEST(Interpolation, EmptyBufferWritesNothing) {
   EXPECT_EQ(client.size(), 0U);
 }
 
+// An entity whose teleport counter changed between two states is shown as
+// the older state until the newer one's tick, then as the newer: never
+// between the spot it left and the one it jumped to.
+struct Jumper {
+  Schema schema;
+  TypeId type;
+  Field<float> x;
+  Field<std::int32_t> teleports;
+  Jumper() {
+    SchemaBuilder b;
+    auto t = b.entity_type("jumper");
+    type = t.id();
+    x = t.add_float("x", -100.0F, 100.0F, 0.01F);
+    teleports = t.add_int("teleports", 0, 3, Interpolation::kTeleportCounter);
+    schema = b.build();
+  }
+};
+
+TEST(Interpolation, DoesNotBlendAcrossATeleport) {
+  Jumper j;
+  World server{j.schema};
+  World client{j.schema};
+  Link link{j.schema};
+  Interpolator interp{j.schema, InterpolationConfig{4.0}};
+  const EntityId a = server.spawn(j.type);
+  auto send = [&](std::uint32_t tick) {
+    WorldState s;
+    capture(server, Tick(tick), s);
+    ASSERT_TRUE(link.send(s, false, 0).has_value());
+  };
+  server.set(a, j.x, 50.0F);
+  send(10);
+  server.set(a, j.x, 54.0F);
+  send(12);
+  server.set(a, j.x, 0.0F);  // respawned at the centre
+  server.set(a, j.teleports, 1);
+  send(14);
+  server.set(a, j.x, 2.0F);
+  send(16);
+
+  EXPECT_EQ(interp.sample(link.receiver, 11.0, client), SampleMode::kInterpolated);
+  EXPECT_NEAR(client.get(a, j.x), 52.0F, 0.01);  // blended within one life
+  EXPECT_EQ(interp.sample(link.receiver, 13.5, client), SampleMode::kInterpolated);
+  EXPECT_NEAR(client.get(a, j.x), 54.0F, 0.01);  // still where it was, not sliding to 0
+  EXPECT_EQ(client.get(a, j.teleports), 0);
+  EXPECT_EQ(interp.sample(link.receiver, 14.0, client), SampleMode::kInterpolated);
+  EXPECT_NEAR(client.get(a, j.x), 0.0F, 0.01);
+  EXPECT_EQ(interp.sample(link.receiver, 15.0, client), SampleMode::kInterpolated);
+  EXPECT_NEAR(client.get(a, j.x), 1.0F, 0.01);  // blended again after the jump
+}
+
+TEST(Interpolation, DoesNotExtrapolateAcrossATeleport) {
+  Jumper j;
+  World server{j.schema};
+  World client{j.schema};
+  Link link{j.schema};
+  Interpolator interp{j.schema, InterpolationConfig{4.0}};
+  const EntityId a = server.spawn(j.type);
+  WorldState s;
+  server.set(a, j.x, 50.0F);
+  capture(server, Tick(10), s);
+  ASSERT_TRUE(link.send(s, false, 0).has_value());
+  server.set(a, j.x, 0.0F);
+  server.set(a, j.teleports, 3);
+  capture(server, Tick(12), s);
+  ASSERT_TRUE(link.send(s, false, 0).has_value());
+  EXPECT_EQ(interp.sample(link.receiver, 13.0, client), SampleMode::kExtrapolated);
+  EXPECT_NEAR(client.get(a, j.x), 0.0F, 0.01);  // not on past 0 at -25 units a tick
+}
+
+TEST(Interpolation, OnlyIntegersCountTeleports) {
+  SchemaBuilder b;
+  auto t = b.entity_type("jumper");
+  EXPECT_THROW((void)t.add_float("x", 0.0F, 1.0F, 0.01F, Interpolation::kTeleportCounter), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace tickwire::snapshot

@@ -210,7 +210,14 @@ BotView Bot::aiming_view() {
       predicted != nullptr && avatar && predicted->contains(*avatar)) {
     aim_self_ = predicted->get(*avatar, s.player_position);
   }
-  aim_interpolator_->sample(client_->receiver(), client_->interpolation_time().ticks_f(), *aim_world_);
+  // Aims only at players drawn between two real states. Held before the
+  // oldest state or extrapolated past the newest (while the interpolation
+  // delay settles, or when snapshots stall), the view is a guess at where
+  // they were, not what the server had at the claimed time: no target.
+  if (aim_interpolator_->sample(client_->receiver(), client_->interpolation_time().ticks_f(), *aim_world_) !=
+      snapshot::SampleMode::kInterpolated) {
+    return BotView{aim_self_, {}};
+  }
   for (const snapshot::EntityId id : aim_world_->entities(s.player_type)) {
     if (avatar && id == *avatar) continue;
     aim_others_.push_back(aim_world_->get(id, s.player_position));

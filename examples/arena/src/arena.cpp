@@ -10,6 +10,12 @@ constexpr float kDt = 1.0F / 60.0F;
 constexpr int kPlatforms = 3;
 constexpr float kPi = 3.14159265358979F;
 
+// Back to the centre; the teleport counter tells clients not to blend the jump.
+void respawn(snapshot::World& world, EntityId id, const Schema& s) {
+  world.set(id, s.player_position, Vec2{});
+  world.set(id, s.player_teleports, (world.get(id, s.player_teleports) + 1) % 4);
+}
+
 Schema make_schema() {
   Schema s;
   snapshot::SchemaBuilder b;
@@ -28,6 +34,7 @@ Schema make_schema() {
     s.player_dash_cooldown = t.add_int("dash_cooldown", 0, kDashCooldownTicks);
     s.player_shoot_cooldown = t.add_int("shoot_cooldown", 0, kShootCooldownTicks);
     s.player_health = t.add_int("health", 0, kMaxHealth);
+    s.player_teleports = t.add_int("teleports", 0, 3, snapshot::Interpolation::kTeleportCounter);
   }
   {
     auto t = b.entity_type("projectile");
@@ -247,7 +254,7 @@ void step_projectiles(snapshot::World& world, Tick tick, const Schema& s, const 
       const auto health = world.get(target, s.player_health) - kProjectileDamage;
       world.set(target, s.player_health, health > 0 ? health : kMaxHealth);  // respawn at full health
       if (health <= 0) {
-        world.set(target, s.player_position, Vec2{});
+        respawn(world, target, s);
         if (scratch.moved[i] == 0) scratch.moved_list.push_back(i);
         scratch.moved[i] = 1;
       }
@@ -367,7 +374,7 @@ void Game::fire_hitscan(snapshot::World& world, Tick tick, const prediction::Inp
       const auto health = world.get(*target, s.player_health) - kHitscanDamage;
       world.set(*target, s.player_health, health > 0 ? health : kMaxHealth);
       if (health <= 0) {
-        world.set(*target, s.player_position, Vec2{});
+        respawn(world, *target, s);
         step_.teleported.push_back(*target);
       }
     }

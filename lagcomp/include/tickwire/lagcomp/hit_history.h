@@ -184,17 +184,18 @@ class HitHistory {
   std::size_t bytes() const;
 
  private:
+  // 16 bytes, and two per entity-tick (slots are twice max_entities): the
+  // position and the bounds live in the frame's dense arrays instead, the
+  // bounds recomputed from the shapes when a life is closed.
   struct Record {
     EntityId id;
     std::uint32_t life = 0;        // first tick of this life: the continuity key
     std::uint32_t blocked_at = 0;  // when blocked: the latest teleport after this tick
-    Vec3 position;
-    Aabb bounds;              // of this tick's shapes
-    std::uint32_t dense = 0;  // index in the frame's dense arrays (shapes, broad phase)
+    std::uint16_t dense = 0;       // index in the frame's dense arrays (< max_entities <= 65536)
     std::uint8_t shape_count = 0;
-    bool present = false;
-    bool teleported = false;  // recorded as kTeleported, continuing a life
-    bool blocked = false;
+    bool present : 1 = false;
+    bool teleported : 1 = false;  // recorded as kTeleported, continuing a life
+    bool blocked : 1 = false;
   };
   // One tick. Records are indexed by slot (stable for a life, so a
   // record and its next tick's are found at once), shapes and the broad
@@ -203,7 +204,8 @@ class HitHistory {
     Tick tick;
     bool complete = false;
     std::vector<Record> records;
-    std::vector<Shape> shapes;  // max_shapes_per_entity per dense index
+    std::vector<Shape> shapes;    // max_shapes_per_entity per dense index
+    std::vector<Vec3> positions;  // per dense index
     std::uint32_t count = 0;
     std::vector<std::uint32_t> slots;  // dense index -> slot
     // Per dense index, a box holding the entity at every time from this
@@ -215,6 +217,8 @@ class HitHistory {
   const Frame* complete_frame(Tick tick) const;
   Result<void> reject(ErrorCode code, const char* detail);
   void set_bound(Frame& frame, std::uint32_t dense, const Aabb& box);
+  // The box of the shapes recorded at `dense` in `frame`.
+  Aabb shape_bounds(const Frame& frame, std::uint32_t dense) const;
   void close_lives(Frame& prev, Frame& cur);
   void clear();
   std::optional<Error> check_time(const NetworkTime& at) const;

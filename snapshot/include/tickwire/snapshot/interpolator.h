@@ -54,6 +54,8 @@ class Interpolator {
   const InterpolationStats& stats() const { return stats_; }
 
  private:
+  // Whether a teleport counter differs between the two states' codes.
+  static bool teleported(const TypeSpec& type, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b);
   void blend(const TypeSpec& type, const std::uint32_t* older, const std::uint32_t* newer, double alpha,
              std::span<std::uint32_t> out);
 

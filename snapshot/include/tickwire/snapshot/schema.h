@@ -54,6 +54,12 @@ enum class Interpolation : std::uint8_t {
   kLinear,   // straight line between snapshots
   kAngular,  // shortest arc: angles wrap, quaternions slerp
   kStep,     // holds the older value until the newer snapshot's tick
+  // An integer the game bumps whenever the entity jumps (respawn,
+  // teleport); steps like kStep. Where it differs between two states, the
+  // whole entity is not blended between them: it shows the older state
+  // until the newer one's tick and is never extrapolated across the jump,
+  // so a client never draws it sliding between its old spot and the new.
+  kTeleportCounter,
 };
 
 // How the delta encoder guesses a field's new value before coding the

@@ -75,6 +75,9 @@ struct Schema {
   Field<std::int32_t> player_dash_cooldown;
   Field<std::int32_t> player_shoot_cooldown;
   Field<std::int32_t> player_health;
+  // Bumped (modulo 4) at every respawn, so clients snap a respawned player
+  // to the centre instead of drawing it sliding there.
+  Field<std::int32_t> player_teleports;
 
   Field<Vec2> projectile_position;
   Field<Vec2> projectile_velocity;
