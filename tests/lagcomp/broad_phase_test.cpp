@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "seed.h"
+#include "test_seed.h"
 #include "tickwire/lagcomp/hit_history.h"
 
 namespace tickwire::lagcomp {
@@ -74,7 +74,7 @@ Ray grazing_ray(const Shape& s, std::mt19937_64& rng) {
 }
 
 TEST(BroadPhase, NeverChangesAnAnswer) {
-  std::mt19937_64 rng(testing::test_seed("BroadPhase.NeverChangesAnAnswer"));
+  std::mt19937_64 rng(::tickwire::testing::test_seed("BroadPhase.NeverChangesAnAnswer"));
   HistoryConfig config;
   config.tick_rate = kRate;
   config.max_entities = kEntities;

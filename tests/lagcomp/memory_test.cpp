@@ -11,7 +11,7 @@
 #include <new>
 #include <random>
 
-#include "seed.h"
+#include "test_seed.h"
 #include "tickwire/lagcomp/hit_history.h"
 
 namespace {
@@ -30,7 +30,7 @@ namespace tickwire::lagcomp {
 namespace {
 
 TEST(HitHistoryMemory, SteadyStateAllocatesNothingAndNeverGrows) {
-  std::mt19937_64 rng(testing::test_seed("HitHistoryMemory.SteadyStateAllocatesNothingAndNeverGrows"));
+  std::mt19937_64 rng(::tickwire::testing::test_seed("HitHistoryMemory.SteadyStateAllocatesNothingAndNeverGrows"));
   HistoryConfig config;
   config.max_entities = 64;
   HitHistory h(config);

@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "seed.h"
+#include "test_seed.h"
 #include "tickwire/core/view_claim.h"
 #include "tickwire/lagcomp/rewind_policy.h"
 
@@ -111,7 +111,7 @@ TEST(ViewClaimObligations, ClaimsPassTheRewindPolicyBeforeUse) {
 }
 
 TEST(ViewClaimObligations, RandomClaimBytesNeverCrash) {
-  std::mt19937_64 rng(lagcomp::testing::test_seed("ViewClaimObligations.RandomClaimBytesNeverCrash"));
+  std::mt19937_64 rng(::tickwire::testing::test_seed("ViewClaimObligations.RandomClaimBytesNeverCrash"));
   std::size_t accepted = 0;
   for (int i = 0; i < 20000; ++i) {
     std::vector<std::uint8_t> bytes(rng() % 24);

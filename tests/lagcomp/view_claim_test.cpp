@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "seed.h"
+#include "test_seed.h"
 
 namespace tickwire {
 namespace {
@@ -58,7 +58,7 @@ TEST(ViewClaim, SaturatesAtBothEnds) {
 }
 
 TEST(ViewClaim, ConvertsExactlyBothWays) {
-  std::mt19937_64 rng(lagcomp::testing::test_seed("ViewClaim.ConvertsExactlyBothWays"));
+  std::mt19937_64 rng(::tickwire::testing::test_seed("ViewClaim.ConvertsExactlyBothWays"));
   std::uniform_int_distribution<std::uint32_t> offset(0, kMaxViewOffset);
   for (int i = 0; i < 1000; ++i) {
     const ViewClaim c{offset(rng)};
@@ -81,7 +81,7 @@ TEST(ViewClaim, ASteadyRunCostsOneBitAfterTheFirst) {
 }
 
 TEST(ViewClaim, RunsRoundTrip) {
-  std::mt19937_64 rng(lagcomp::testing::test_seed("ViewClaim.RunsRoundTrip"));
+  std::mt19937_64 rng(::tickwire::testing::test_seed("ViewClaim.RunsRoundTrip"));
   for (int i = 0; i < 500; ++i) {
     std::vector<ViewClaim> claims(1 + rng() % 64);
     std::uint32_t v = 2000 + static_cast<std::uint32_t>(rng() % 1000);

@@ -5,8 +5,8 @@
 #include <limits>
 #include <random>
 
-#include "seed.h"
 #include "test_game.h"
+#include "test_seed.h"
 #include "tickwire/core/bit_stream.h"
 #include "tickwire/prediction/input_packet.h"
 
@@ -154,7 +154,7 @@ TEST(InputPacketAdversarial, RejectsBadViewClaims) {
 
 TEST(InputPacketAdversarial, RandomBytesNeverCrash) {
   TestSchema s;
-  std::mt19937_64 rng(testing::test_seed("RandomBytesNeverCrash"));
+  std::mt19937_64 rng(::tickwire::testing::test_seed("RandomBytesNeverCrash"));
   const auto good = sample_packet(s);
   int accepted = 0;
   for (int i = 0; i < 20000; ++i) {

@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <random>
 
-#include "seed.h"
 #include "sim_match.h"
+#include "test_seed.h"
 #include "tickwire/core/bit_stream.h"
 #include "tickwire/core/packet_channel.h"
 #include "tickwire/core/packet_header.h"
@@ -52,7 +52,7 @@ TEST(PredictionSimAdversarial, AHostileClientIsRefusedWhileOthersPlayOn) {
     r.set(schema.move, Vec2{std::cos(a), std::sin(a)});
     r.set(schema.fire, t.value() % 50 == 0);
   });
-  std::mt19937_64 rng(testing::test_seed("AHostileClientIsRefusedWhileOthersPlayOn garbage"));
+  std::mt19937_64 rng(::tickwire::testing::test_seed("AHostileClientIsRefusedWhileOthersPlayOn garbage"));
 
   Hostile h;
   transport::SimEndpointConfig ec;

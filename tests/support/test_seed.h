@@ -6,14 +6,22 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <stdexcept>
 #include <string>
 
-namespace tickwire::lagcomp::testing {
+namespace tickwire::testing {
 
 inline std::uint64_t test_seed(const char* test_name) {
   std::uint64_t seed = 0;
   if (const char* env = std::getenv("TICKWIRE_SEED")) {
-    seed = std::stoull(env);
+    try {
+      std::size_t used = 0;
+      seed = std::stoull(env, &used);
+      if (env[used] != '\0') throw std::invalid_argument("trailing characters");
+    } catch (const std::exception&) {
+      std::fprintf(stderr, "TICKWIRE_SEED=%s is not a whole number\n", env);
+      std::abort();
+    }
   } else {
     seed = (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
   }
@@ -21,4 +29,4 @@ inline std::uint64_t test_seed(const char* test_name) {
   return seed;
 }
 
-}  // namespace tickwire::lagcomp::testing
+}  // namespace tickwire::testing
