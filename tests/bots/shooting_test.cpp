@@ -98,6 +98,7 @@ TEST(Shooting, SummaryAndThresholdsCarryRegistrationAndFalseHits) {
   for (const auto& c : none) {
     if (c.name == "--min-hit-registration" || c.name == "--max-false-hits") {
       EXPECT_FALSE(c.passed);
+      EXPECT_NE(c.describe().find("no figure ("), std::string::npos) << c.describe();
     }
   }
 }

@@ -109,7 +109,7 @@ ThresholdCheck evil_check(const std::vector<EvilScriptOutcome>& outcomes) {
   std::size_t still = 0;
   for (const EvilScriptOutcome& o : outcomes) still += o.still_connected;
   const double figure = static_cast<double>(still);
-  return ThresholdCheck{"--evil-must-fail (evil bots still connected)", "<=", figure, 0.0, still == 0};
+  return ThresholdCheck{"--evil-must-fail (evil bots still connected)", "<=", figure, 0.0, still == 0, {}};
 }
 
 }  // namespace tickwire::bots

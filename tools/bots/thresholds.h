@@ -38,6 +38,7 @@ struct ThresholdCheck {
   double figure = 0.0;
   double limit = 0.0;
   bool passed = true;
+  std::string absent;            // why there is no figure to judge (then it fails), else empty
   std::string describe() const;  // "late inputs 0.0213 > --max-late-inputs 0.01"
 };
 
