@@ -14,6 +14,7 @@
 
 #include "raw_peer.h"
 #include "tickwire/core/view_claim.h"
+#include "watched_arena.h"
 
 namespace tickwire {
 namespace {
@@ -23,30 +24,10 @@ using testing::SimMatch;
 using transport::Delivery;
 
 // The arena, checking the rewind time of every input against the window.
-class RewindCheckingGame final : public prediction::NetGame {
+class RewindCheckingGame final : public testing::WatchedArena {
  public:
   explicit RewindCheckingGame(Duration max_rewind) : max_rewind_(max_rewind) {}
-  const snapshot::Schema& schema() const override { return inner_.schema(); }
-  prediction::TypeId input_type() const override { return inner_.input_type(); }
-  bool supports_tick_rate(std::uint32_t rate) const override { return inner_.supports_tick_rate(rate); }
-  void populate(snapshot::World& world) override { inner_.populate(world); }
-  void player_joined(snapshot::World& world, prediction::PlayerId player) override {
-    inner_.player_joined(world, player);
-  }
-  void player_left(snapshot::World& world, prediction::PlayerId player) override { inner_.player_left(world, player); }
-  void before_snapshots(const snapshot::World& world) override { inner_.before_snapshots(world); }
-  snapshot::Relevancy relevancy(const snapshot::World& world, prediction::PlayerId player) override {
-    return inner_.relevancy(world, player);
-  }
-  std::optional<snapshot::EntityId> avatar(const snapshot::World& world, prediction::PlayerId player) const override {
-    return inner_.avatar(world, player);
-  }
-  void predicted_entities(const snapshot::World& world, prediction::PlayerId player,
-                          std::vector<snapshot::EntityId>& out) const override {
-    inner_.predicted_entities(world, player, out);
-  }
-  void simulate(snapshot::World& world, Tick tick, const prediction::Inputs& inputs,
-                prediction::SimContext& ctx) override {
+  void watch(Tick tick, const prediction::Inputs& inputs) override {
     const NetworkTime newest = NetworkTime::from_tick(60, tick - 1);
     const NetworkTime zero = NetworkTime::from_tick(60, Tick(0));
     NetworkTime oldest = newest - max_rewind_;
@@ -70,7 +51,6 @@ class RewindCheckingGame final : public prediction::NetGame {
       }
       if (in.view && *in.rewind == *in.view) ++used_as_claimed;
     }
-    inner_.simulate(world, tick, inputs, ctx);
   }
 
   int judged = 0;
@@ -82,7 +62,6 @@ class RewindCheckingGame final : public prediction::NetGame {
 
  private:
   Duration max_rewind_;
-  arena::Game inner_;
 };
 
 // An input packet of one input for `tick`, claiming `offset` view steps

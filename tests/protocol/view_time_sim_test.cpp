@@ -9,6 +9,7 @@
 #include <map>
 
 #include "sim_match.h"
+#include "watched_arena.h"
 
 namespace tickwire {
 namespace {
@@ -16,29 +17,9 @@ namespace {
 using testing::SimMatch;
 
 // The arena, recording the view time each input arrives with.
-class ViewRecordingGame final : public prediction::NetGame {
+class ViewRecordingGame final : public testing::WatchedArena {
  public:
-  const snapshot::Schema& schema() const override { return inner_.schema(); }
-  prediction::TypeId input_type() const override { return inner_.input_type(); }
-  bool supports_tick_rate(std::uint32_t rate) const override { return inner_.supports_tick_rate(rate); }
-  void populate(snapshot::World& world) override { inner_.populate(world); }
-  void player_joined(snapshot::World& world, prediction::PlayerId player) override {
-    inner_.player_joined(world, player);
-  }
-  void player_left(snapshot::World& world, prediction::PlayerId player) override { inner_.player_left(world, player); }
-  void before_snapshots(const snapshot::World& world) override { inner_.before_snapshots(world); }
-  snapshot::Relevancy relevancy(const snapshot::World& world, prediction::PlayerId player) override {
-    return inner_.relevancy(world, player);
-  }
-  std::optional<snapshot::EntityId> avatar(const snapshot::World& world, prediction::PlayerId player) const override {
-    return inner_.avatar(world, player);
-  }
-  void predicted_entities(const snapshot::World& world, prediction::PlayerId player,
-                          std::vector<snapshot::EntityId>& out) const override {
-    inner_.predicted_entities(world, player, out);
-  }
-  void simulate(snapshot::World& world, Tick tick, const prediction::Inputs& inputs,
-                prediction::SimContext& ctx) override {
+  void watch(Tick tick, const prediction::Inputs& inputs) override {
     for (const prediction::PlayerInput& in : inputs.all()) {
       if (in.fallback) {
         ++fallbacks;
@@ -51,7 +32,6 @@ class ViewRecordingGame final : public prediction::NetGame {
       }
       behind[tick.value()] = (NetworkTime::from_tick(in.view->tick_rate(), tick) - *in.view).since_zero();
     }
-    inner_.simulate(world, tick, inputs, ctx);
   }
 
   std::map<std::uint32_t, Duration> behind;  // by tick: how far the claimed view lay behind it
@@ -60,7 +40,6 @@ class ViewRecordingGame final : public prediction::NetGame {
   int own_without_view = 0;
 
  private:
-  arena::Game inner_;
 };
 
 TEST(ViewTimeSim, EachInputArrivesWithTheViewTimeItWasSampledAt) {
