@@ -235,8 +235,11 @@ void SnapshotSender::fit(const EncodeInput& in, std::size_t budget, std::vector<
       candidate_bits += item_bits_[i];
     }
   }
-  std::stable_sort(order_.begin(), order_.end(),
-                   [&](std::uint32_t a, std::uint32_t b) { return claim_[a] > claim_[b]; });
+  // Highest claim first, ties in entity order: the order a stable sort
+  // gives, without the temporary buffer std::stable_sort allocates.
+  std::sort(order_.begin(), order_.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return claim_[a] > claim_[b] || (claim_[a] == claim_[b] && a < b);
+  });
   const std::uint64_t total_bits = out.size() * 8;
   const std::uint64_t fixed_bits = total_bits > candidate_bits ? total_bits - candidate_bits : 0;
   double target = static_cast<double>(budget * 8) * kSelectionMargin;
