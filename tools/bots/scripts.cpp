@@ -25,6 +25,28 @@ Vec2 normalized(Vec2 v) {
 
 float angle_of(Vec2 v) { return std::atan2(v.y, v.x); }
 
+// Steering around a circle: the unit vector from its centre out to `self`,
+// how far out `self` is, and the move that follows the circle while pulling
+// back onto it in proportion to how far off it `self` is.
+struct CircleSteer {
+  Vec2 out_of_centre;
+  Vec2 radial;
+  float distance = 0.0F;
+  Vec2 move;
+};
+
+CircleSteer steer_around(Vec2 self, Vec2 centre, float radius, bool clockwise) {
+  CircleSteer c;
+  c.out_of_centre = {self.x - centre.x, self.y - centre.y};
+  c.distance = length(c.out_of_centre);
+  c.radial = c.distance > 1e-4F ? Vec2{c.out_of_centre.x / c.distance, c.out_of_centre.y / c.distance} : Vec2{1, 0};
+  const float turn = clockwise ? -1.0F : 1.0F;
+  const Vec2 tangent{-c.radial.y * turn, c.radial.x * turn};
+  const float pull = std::clamp((radius - c.distance) * 0.5F, -1.0F, 1.0F);
+  c.move = normalized({tangent.x + c.radial.x * pull, tangent.y + c.radial.y * pull});
+  return c;
+}
+
 // Stands still: a baseline for bandwidth and timing with no corrections.
 class IdleScript final : public BotScript {
  public:
@@ -51,16 +73,9 @@ class StrafeScript final : public BotScript {
     clockwise_ = rng_.chance(0.5);
   }
   void input(const BotView& view, Tick, arena::Input& out) override {
-    const Vec2 self = view.self.value_or(centre_);
-    const Vec2 out_of_centre{self.x - centre_.x, self.y - centre_.y};
-    const float distance = length(out_of_centre);
-    const Vec2 radial = distance > 1e-4F ? Vec2{out_of_centre.x / distance, out_of_centre.y / distance} : Vec2{1, 0};
-    const float turn = clockwise_ ? -1.0F : 1.0F;
-    const Vec2 tangent{-radial.y * turn, radial.x * turn};
-    // Steer back onto the circle in proportion to how far off it we are.
-    const float pull = std::clamp((radius_ - distance) * 0.5F, -1.0F, 1.0F);
-    out.move = normalized({tangent.x + radial.x * pull, tangent.y + radial.y * pull});
-    out.aim = angle_of({-radial.x, -radial.y});
+    const CircleSteer c = steer_around(view.self.value_or(centre_), centre_, radius_, clockwise_);
+    out.move = c.move;
+    out.aim = angle_of({-c.radial.x, -c.radial.y});
     out.shoot = true;
   }
 
@@ -161,15 +176,11 @@ class ShooterScript : public BotScript {
     if (!centre_ && view.self) centre_ = *view.self;
     const Vec2 centre = centre_.value_or(Vec2{});
     const Vec2 self = view.self.value_or(centre);
-    const Vec2 out_of_centre{self.x - centre.x, self.y - centre.y};
-    const float distance = length(out_of_centre);
-    const Vec2 radial = distance > 1e-4F ? Vec2{out_of_centre.x / distance, out_of_centre.y / distance} : Vec2{1, 0};
-    const float turn = clockwise_ ? -1.0F : 1.0F;
-    const Vec2 tangent{-radial.y * turn, radial.x * turn};
-    // Back onto the circle (after a respawn at the arena's centre, home).
-    const float pull = std::clamp((kRadius - distance) * 0.5F, -1.0F, 1.0F);
-    out.move = distance > 2.0F * kRadius ? normalized({-out_of_centre.x, -out_of_centre.y})
-                                         : normalized({tangent.x + radial.x * pull, tangent.y + radial.y * pull});
+    const CircleSteer c = steer_around(self, centre, kRadius, clockwise_);
+    const float distance = c.distance;
+    // Back onto the circle; far from it (after a respawn at the arena's
+    // centre), straight home.
+    out.move = distance > 2.0F * kRadius ? normalized({-c.out_of_centre.x, -c.out_of_centre.y}) : c.move;
     // Fires only on its circle: on the way home from a respawn it would
     // push and be pushed, and its own position would be mispredicted.
     if (!view.self || distance > 2.0F * kRadius || (tick.value() + phase_) % kFireEvery != 0) return;
