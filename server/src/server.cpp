@@ -55,7 +55,8 @@ Server::Server(std::unique_ptr<transport::Transport> transport, prediction::NetG
       time_(timesync::TimeSystem::server(time_config(config_), Tick(0))),
       last_update_(now),
       send_divisor_(config_.tick_rate / config_.send_rate),
-      world_(game.schema()) {
+      world_(game.schema()),
+      history_(2 * static_cast<std::size_t>(config_.snapshot_history_ticks)) {
   if (!transport_) throw std::invalid_argument("server: transport is null");
   log_ = config_.logger ? config_.logger : Logging::null_logger("server");
   fingerprint_ = protocol_fingerprint(kProtocolVersion, config_.schema_hash.value_or(game.schema().hash()));
@@ -63,7 +64,7 @@ Server::Server(std::unique_ptr<transport::Transport> transport, prediction::NetG
   world_.quantize();
   // Tick 0 is the populated world; the first simulated tick is 1.
   time_.update(now);
-  snapshot::capture(world_, tick_, captured_);
+  history_.capture(world_, tick_);
   if (config_.workers > 1) {
     encoders_ = std::make_unique<EncodePool>(config_.workers);
     encode_job_ = [this](std::size_t i) { encode_snapshot(*sending_[i], encode_now_); };
@@ -154,7 +155,7 @@ void Server::run_tick(const timesync::TickContext& ctx, Time now) {
     tick_inputs_.push_back({slot->player, in.input, in.fallback, view, rewind});
   }
   prediction::step_authoritative(game_, world_, tick_, prediction::Inputs(tick_inputs_));
-  snapshot::capture(world_, tick_, captured_);
+  history_.capture(world_, tick_);
   charge(stats_.phases.simulate_us, phase);
   // Each client hears from us every send_divisor_ ticks, and clients are
   // spread over those ticks so no single tick carries every send.
@@ -192,7 +193,7 @@ void Server::run_tick(const timesync::TickContext& ctx, Time now) {
 // Builds the whole snapshot packet in the slot's own buffers; an empty
 // packet means there is nothing to send.
 void Server::encode_snapshot(Slot& slot, Time now) {
-  slot.sender->encode(captured_, slot.payload);
+  slot.sender->encode(history_, tick_, slot.payload);
   timesync::SnapshotTimeBlock block{timesync::SnapshotTiming::from(server_time_at(now)), std::nullopt};
   if (slot.first_input_tick) block.feedback = slot.tracker->make_report(tick_);
   PacketHeader header = slot.channel.next_header(PacketType::kSnapshot, now);

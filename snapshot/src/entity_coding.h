@@ -1,6 +1,7 @@
 #pragma once
 // Coding of one changed entity, written once for both directions: the
-// encoder passes its codes in, the decoder gets them out, and both make the
+// encoder passes its codes in (and never writes them: they may be a shared
+// capture other threads read), the decoder gets them out, and both make the
 // same predictions from the same baseline and reference codes. (The
 // snapshot counterpart of the serialize(Stream&) idiom of core/.)
 // Private to the snapshot library.
@@ -219,7 +220,7 @@ bool code_changed_entity(Io& io, const TypeSpec& type, TypeModels& models, const
     for (std::size_t i = first; i < first + f.count; ++i) {
       const ComponentSpec& c = type.components[i];
       if (c.max_code == 0) {  // a one-value range carries nothing
-        codes[i] = 0;
+        if constexpr (Io::kDecoding) codes[i] = 0;
         continue;
       }
       const std::uint32_t pred = predicted(c, base, m, i, c.second_order, motion);
@@ -238,7 +239,7 @@ bool code_spawned_entity(Io& io, const TypeSpec& type, std::uint32_t* codes) {
   for (std::size_t i = 0; i < type.components.size(); ++i) {
     const ComponentSpec& c = type.components[i];
     if (c.bits == 0) {
-      codes[i] = 0;
+      if constexpr (Io::kDecoding) codes[i] = 0;
       continue;
     }
     if (!io.raw(codes[i], c.bits)) return false;

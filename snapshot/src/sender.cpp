@@ -65,6 +65,8 @@ void SnapshotSender::acknowledge(Tick tick) {
 }
 
 const WorldState* SnapshotSender::view(Tick tick) const {
+  // Older states may point into captures a shared history has reused.
+  if (last_tick_ && *last_tick_ - tick >= config_.history_ticks) return nullptr;
   const auto* slot = views_.find(tick);
   return slot != nullptr ? &slot->state : nullptr;
 }
@@ -143,7 +145,13 @@ std::size_t SnapshotSender::budget(Tick now) {
   return std::min(config_.max_payload, static_cast<std::size_t>(allowed));
 }
 
-void SnapshotSender::encode(const WorldState& current, std::vector<std::uint8_t>& out) {
+void SnapshotSender::encode(const WorldHistory& history, Tick tick, std::vector<std::uint8_t>& out) {
+  const WorldState* current = history.find(tick);
+  if (current == nullptr) throw std::invalid_argument("SnapshotSender: the history holds no capture of that tick");
+  encode(*current, &history, out);
+}
+
+void SnapshotSender::encode(const WorldState& current, const WorldHistory* history, std::vector<std::uint8_t>& out) {
   const Tick now = current.tick();
   if (last_tick_ && now <= *last_tick_) throw std::invalid_argument("SnapshotSender: snapshot ticks must increase");
 
@@ -182,6 +190,14 @@ void SnapshotSender::encode(const WorldState& current, std::vector<std::uint8_t>
 
   EncodeInput in{&current, baseline, reference, reference2, config_.adaptive_coding, config_.inherit_models};
   in.motion_choice = &motion_choice_;
+  if (history != nullptr && history->depth() > config_.history_ticks && history->shared().holds(current)) {
+    // The view is read while within history_ticks of its tick; values
+    // from a capture the history overwrites before then are copied.
+    in.shared = &history->shared();
+    const std::int64_t from =
+        now.value() + std::int64_t{config_.history_ticks} - static_cast<std::int64_t>(history->depth());
+    in.shared_from = Tick(static_cast<Tick::Rep>(std::max<std::int64_t>(0, from)));
+  }
   fit(in, budget(now), out);
 
   for (const DeltaItem& item : items_) {

@@ -32,7 +32,20 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
   const WorldState* ref2 = ref != nullptr ? in.reference2 : nullptr;
   const Tick tick = cur.tick();
   view.clear();
+  view.refer_to(in.shared);
   view.set_tick(tick);
+  // The codes of the current state's entity `c`, kept as a reference when
+  // the view shares the capture. The coders only read them.
+  const auto keep_current = [&](const EntityState& e, const EntityState& c, std::uint16_t stride) {
+    if (in.shared != nullptr) {
+      EntityState shared = e;
+      shared.offset = c.offset;
+      view.append_shared(shared);
+    } else {
+      view.append_copy(e, cur.code_data(c), stride);
+    }
+    return const_cast<std::uint32_t*>(cur.code_data(c));  // NOLINT(cppcoreguidelines-pro-type-const-cast)
+  };
   if (item_bits != nullptr) item_bits->assign(items.size(), 0);
 
   // Without a change to report the body is left out entirely: an idle
@@ -100,17 +113,25 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
     prev = op_index(op);
     switch (op) {
       case EntityOp::kUnchanged: {
+        // Same codes as the current state's: refresh the update tick.
         EntityState e = b;
         e.updated = tick;
-        view.append_copy(e, base->code_data(b), stride);
+        keep_current(e, cur.entities()[item.current], stride);
         break;
       }
-      case EntityOp::kSkipped: view.append_copy(b, base->code_data(b), stride); break;
+      case EntityOp::kSkipped:
+        if (in.shared != nullptr && base->shared() == in.shared && (b.offset & EntityState::kOwnCodes) == 0 &&
+            !(b.updated < in.shared_from)) {
+          view.append_shared(b);
+        } else {
+          view.append_copy(b, base->code_data(b), stride);
+        }
+        break;
       case EntityOp::kChanged: {
         const EntityState& c = cur.entities()[item.current];
         EntityState e = b;
         e.updated = tick;
-        view.append_copy(e, cur.code_data(c), stride);
+        std::uint32_t* codes = keep_current(e, c, stride);
         if (type_models == nullptr) type_models = &models_.type(schema_, b.type);
         const std::uint8_t* motion = nullptr;
         if (ref != nullptr) {
@@ -125,8 +146,7 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
           }
           motion = mask.data();
         }
-        detail::code_changed_entity(io, *type, *type_models, base->code_data(b), cursor.find(b, tick),
-                                    view.last_codes(stride), motion);
+        detail::code_changed_entity(io, *type, *type_models, base->code_data(b), cursor.find(b, tick), codes, motion);
         break;
       }
       case EntityOp::kRemoved:
@@ -154,8 +174,8 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
       // goes out as the generation before, which is only a name.)
       const std::uint32_t generation = c.generation < 0xFFFF'FFFFU ? c.generation : 0xFFFF'FFFEU;
       encode_magnitude(rc, models_.spawn_generation, generation + 1, kMaxExponent);
-      view.append_copy(EntityState{c.id, c.type, generation, tick, 0}, cur.code_data(c), spec.stride());
-      detail::code_spawned_entity(io, spec, view.last_codes(spec.stride()));
+      std::uint32_t* codes = keep_current(EntityState{c.id, c.type, generation, tick, 0}, c, spec.stride());
+      detail::code_spawned_entity(io, spec, codes);
       if (item_bits != nullptr) (*item_bits)[k] = static_cast<std::uint32_t>(rc.cost_bits() - before);
     }
     rc.finish();

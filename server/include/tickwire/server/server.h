@@ -33,6 +33,7 @@
 #include "tickwire/lagcomp/rewind_policy.h"
 #include "tickwire/prediction/net_game.h"
 #include "tickwire/server/server_config.h"
+#include "tickwire/snapshot/state_ring.h"
 #include "tickwire/snapshot/world.h"
 #include "tickwire/snapshot/world_state.h"
 #include "tickwire/timesync/time_system.h"
@@ -214,7 +215,11 @@ class Server {
   Tick tick_;
   std::uint32_t send_divisor_;  // ticks between sends to one client
   snapshot::World world_;
-  snapshot::WorldState captured_;  // the world at tick_, quantized
+  // The world quantized at each recent tick, one capture for every
+  // client: the senders' views of what each client holds point into it.
+  // Twice the snapshot history deep, so that only an entity starved of
+  // updates for longer than that is ever copied into a view.
+  snapshot::WorldHistory history_;
   std::vector<prediction::PlayerInput> tick_inputs_;
   std::vector<Slot*> sending_;                   // the clients this tick sends to, reused
   std::unique_ptr<EncodePool> encoders_;         // with config.workers > 1

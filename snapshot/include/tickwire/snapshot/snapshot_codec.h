@@ -42,6 +42,12 @@ struct EncodeInput {
   // for a quaternion the flag of its first component counts. nullptr: motion
   // wherever declared.
   const std::vector<std::vector<std::uint8_t>>* motion_choice = nullptr;
+  // When set, `current` is a capture held in `shared`, and the view refers
+  // to the codes there instead of copying them, for every entity whose
+  // values come from `shared_from` or later (older ones are copied: their
+  // capture may be overwritten while the view is still in use).
+  const SharedCodes* shared = nullptr;
+  Tick shared_from{};
 };
 
 // What the residuals of a sample of changed entities would cost, per type

@@ -72,14 +72,34 @@ class StateRing {
   std::optional<Tick> newest_;
 };
 
-// The server's world states per tick, kept for a configurable depth.
+// The server's world states per tick, kept for a configurable depth: one
+// capture a tick, shared by every client. The views the senders keep of
+// what each client holds point into these captures (SharedCodes) instead
+// of copying the codes, which is most of what a client would otherwise
+// cost in memory. Ticks captured must increase, and a capture is
+// overwritten `depth` ticks later: a sender refers to it only while that
+// cannot happen (SnapshotSender::encode).
 class WorldHistory {
  public:
-  explicit WorldHistory(std::size_t depth) : ring_(depth) {}
-  // Captures `world` as the state of `tick` and returns it.
+  explicit WorldHistory(std::size_t depth) : ring_(depth) {
+    shared_.slots_.assign(depth, nullptr);
+    shared_.states_.assign(depth, nullptr);
+  }
+  WorldHistory(const WorldHistory&) = delete;  // views point into it
+  WorldHistory& operator=(const WorldHistory&) = delete;
+
+  // Captures `world` as the state of `tick` and returns it. Throws
+  // std::invalid_argument unless `tick` is newer than every tick before.
   const WorldState& capture(const World& world, Tick tick) {
+    if (ring_.newest() && tick <= *ring_.newest()) {
+      throw std::invalid_argument("WorldHistory: captured ticks must increase");
+    }
     auto& slot = ring_.claim(tick);
+    slot.state.refer_to(nullptr);
     snapshot::capture(world, tick, slot.state);
+    const std::size_t at = static_cast<std::size_t>(tick.value()) % shared_.slots_.size();
+    shared_.slots_[at] = slot.state.own_codes();
+    shared_.states_[at] = &slot.state;
     return slot.state;
   }
   const WorldState* find(Tick tick) const {
@@ -88,9 +108,11 @@ class WorldHistory {
   }
   std::optional<Tick> newest() const { return ring_.newest(); }
   std::size_t depth() const { return ring_.capacity(); }
+  const SharedCodes& shared() const { return shared_; }
 
  private:
   StateRing ring_;
+  SharedCodes shared_;
 };
 
 }  // namespace tickwire::snapshot

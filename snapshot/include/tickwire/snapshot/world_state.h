@@ -20,6 +20,27 @@
 namespace tickwire::snapshot {
 
 class World;
+class WorldState;
+
+// The code storage of a server's history of captured states, one slot per
+// tick modulo its depth: what the views of every client point into instead
+// of holding copies (WorldHistory fills it). A view entity's codes are the
+// world's codes at the tick it was last refreshed (EntityState::updated),
+// so its record needs only where they sit in that tick's capture.
+class SharedCodes {
+ public:
+  const std::uint32_t* at(Tick tick, std::uint32_t offset) const {
+    return slots_[static_cast<std::size_t>(tick.value()) % slots_.size()] + offset;
+  }
+  std::size_t depth() const { return slots_.size(); }
+  // Whether `state` is the capture of its tick held here (not a copy).
+  bool holds(const WorldState& state) const;
+
+ private:
+  friend class WorldHistory;
+  std::vector<const std::uint32_t*> slots_;
+  std::vector<const WorldState*> states_;
+};
 
 struct EntityState {
   EntityId id;
@@ -28,8 +49,12 @@ struct EntityState {
   // generation together name one entity in every state of every client,
   // however its snapshots' baselines interleaved.
   std::uint32_t generation = 0;
-  Tick updated;              // tick of the world state its codes come from
-  std::uint32_t offset = 0;  // into codes()
+  Tick updated;  // tick of the world state its codes come from
+  // Into this state's own codes; in a state that refers to shared codes
+  // (WorldState::refer_to), into the capture of tick `updated` unless
+  // kOwnCodes is set.
+  std::uint32_t offset = 0;
+  static constexpr std::uint32_t kOwnCodes = 0x8000'0000U;
 };
 
 class WorldState {
@@ -41,9 +66,12 @@ class WorldState {
   std::size_t size() const { return entities_.size(); }
   bool empty() const { return entities_.empty(); }
   std::span<const std::uint32_t> codes(const EntityState& e, std::uint16_t stride) const {
-    return {codes_.data() + e.offset, stride};
+    return {code_data(e), stride};
   }
-  const std::uint32_t* code_data(const EntityState& e) const { return codes_.data() + e.offset; }
+  const std::uint32_t* code_data(const EntityState& e) const {
+    if (shared_ != nullptr && (e.offset & EntityState::kOwnCodes) == 0) return shared_->at(e.updated, e.offset);
+    return codes_.data() + (e.offset & ~EntityState::kOwnCodes);
+  }
   // Binary search by id; nullptr when absent.
   const EntityState* find(EntityId id) const {
     auto it = std::lower_bound(entities_.begin(), entities_.end(), id,
@@ -58,33 +86,46 @@ class WorldState {
     codes_.clear();
     models_.reset();
   }
+  // From here on (until the next call), entities appended with
+  // append_shared keep their codes in `shared` rather than here; nullptr
+  // ends it. The caller guarantees every such entity's tick stays in
+  // `shared` for as long as this state is read. Call on an empty state.
+  void refer_to(const SharedCodes* shared) { shared_ = shared; }
+  const SharedCodes* shared() const { return shared_; }
+  // Appends an entity whose codes are those at `e.offset` in the shared
+  // capture of tick `e.updated`.
+  void append_shared(const EntityState& e) { entities_.push_back(e); }
   // Appends an entity with room for `stride` codes and returns them.
   // Callers append in increasing id order or call sort_by_id() after.
   std::uint32_t* append(const EntityState& e, std::uint16_t stride) {
     EntityState copy = e;
-    copy.offset = static_cast<std::uint32_t>(codes_.size());
+    const std::size_t at = codes_.size();
+    copy.offset = static_cast<std::uint32_t>(at) | (shared_ != nullptr ? EntityState::kOwnCodes : 0U);
     entities_.push_back(copy);
-    codes_.resize(codes_.size() + stride);
-    return codes_.data() + copy.offset;
+    codes_.resize(at + stride);
+    return codes_.data() + at;
   }
   // Appends an entity with a copy of `stride` codes from `codes`.
   void append_copy(const EntityState& e, const std::uint32_t* codes, std::uint16_t stride) {
     EntityState copy = e;
-    copy.offset = static_cast<std::uint32_t>(codes_.size());
+    copy.offset = static_cast<std::uint32_t>(codes_.size()) | (shared_ != nullptr ? EntityState::kOwnCodes : 0U);
     entities_.push_back(copy);
     codes_.insert(codes_.end(), codes, codes + stride);
   }
   // The codes of the last appended entity.
   std::uint32_t* last_codes(std::uint16_t stride) { return codes_.data() + codes_.size() - stride; }
   void pop_back(std::uint16_t stride) {
+    const bool own = shared_ == nullptr || (entities_.back().offset & EntityState::kOwnCodes) != 0;
     entities_.pop_back();
-    codes_.resize(codes_.size() - stride);
+    if (own) codes_.resize(codes_.size() - stride);
   }
   void sort_by_id() {
     std::sort(entities_.begin(), entities_.end(),
               [](const EntityState& a, const EntityState& b) { return a.id < b.id; });
   }
   std::size_t code_count() const { return codes_.size(); }
+  // The start of this state's own codes (moves when they grow).
+  const std::uint32_t* own_codes() const { return codes_.data(); }
 
   // The coding models the packet that produced this state ended with
   // (null for captured states and fixed-code packets).
@@ -100,7 +141,12 @@ class WorldState {
   std::vector<EntityState> entities_;
   std::vector<std::uint32_t> codes_;
   std::shared_ptr<const ModelState> models_;
+  const SharedCodes* shared_ = nullptr;
 };
+
+inline bool SharedCodes::holds(const WorldState& state) const {
+  return !states_.empty() && states_[static_cast<std::size_t>(state.tick().value()) % states_.size()] == &state;
+}
 
 // Quantizes every live entity of `world` into `out` (cleared first).
 void capture(const World& world, Tick tick, WorldState& out);
