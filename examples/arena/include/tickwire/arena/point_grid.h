@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "tickwire/snapshot/math.h"
@@ -55,6 +56,14 @@ class PointGrid {
     const std::size_t c = cell_index(x, y);
     return std::span(items_).subspan(start_[c], start_[c + 1] - start_[c]);
   }
+  // The item slots of cells x0..x1 (x0 <= x1) of row y, as [first, last):
+  // a row's cells are stored one after another, so a run of them is one
+  // range of items().
+  std::pair<std::uint32_t, std::uint32_t> row_slots(int y, int x0, int x1) const {
+    return {start_[cell_index(x0, y)], start_[cell_index(x1, y) + 1]};
+  }
+  // Every point's index, cell after cell, row after row.
+  std::span<const std::uint32_t> items() const { return items_; }
   // Calls fn(index) for every point in the cells that the square of
   // half-width `reach` around p touches: a superset of those within reach.
   template <class Fn>
