@@ -4,6 +4,7 @@
 // smallest by (squared distance, index into the list): a total order, so
 // the answer is one exact set whatever the grid, ties included.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -21,7 +22,7 @@ class NearestPoints {
 
   // Replaces the points; keeps its allocations.
   void build(std::span<const Vec2> points);
-  std::size_t size() const { return slot_points_.size(); }
+  std::size_t size() const { return xs_.size(); }
 
   // Indices of the `keep` nearest points to `centre` (all of them when
   // there are fewer), in no particular order. Valid until the next call.
@@ -31,15 +32,30 @@ class NearestPoints {
   // (squared distance's bits, index): for distances >= 0, unsigned order
   // of the bits is the floats' order, so one integer compares both.
   using Key = std::uint64_t;
-  Key key(Vec2 centre, std::uint32_t slot) const;
   // Adds the keys of the points in cells x0..x1 of row y (none if x0 > x1)
   // that are below `below`.
-  void gather(Vec2 centre, int y, int x0, int x1, Key below);
+  // Inlined: it runs for every row of every query.
+  [[gnu::always_inline]] inline void gather(Vec2 centre, int y, int x0, int x1, Key below);
+  // Adds the keys of every point within `radius` of the centre (all of
+  // them for an infinite or NaN radius); true when it looked at every cell.
+  bool gather_disc(Vec2 centre, float radius);
+  float radius_for(Vec2 centre, float area) const;
+  // Fills chosen_ with the `keep` smallest found keys' indices.
+  void choose_smallest(std::size_t keep);
 
   PointGrid grid_;
-  std::vector<Vec2> slot_points_;  // the points in grid_.items() order, read in runs
-  std::vector<Key> keys_;
-  std::vector<std::uint32_t> chosen_;
+  // The points' coordinates in grid_.items() order, read in runs.
+  std::vector<float> xs_;
+  std::vector<float> ys_;
+  static constexpr std::uint32_t kBuckets = 64;
+  float scale_ = 0.0F;     // buckets per squared metre of this query; 0 for none
+  std::vector<Key> keys_;  // one per point; the first found_ are this query's
+  std::size_t found_ = 0;
+  std::vector<Key> boundary_;          // one per point
+  std::vector<float> squares_;         // per found key, its squared distance
+  std::vector<std::uint8_t> buckets_;  // per found key, its bucket
+  std::vector<std::uint32_t> chosen_;  // one per point; the first chosen_count_ are the answer
+  std::size_t chosen_count_ = 0;
 };
 
 }  // namespace tickwire::arena

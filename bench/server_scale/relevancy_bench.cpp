@@ -1,0 +1,67 @@
+// The arena's relevancy, the way the server's tick runs it: the per-tick
+// table and grid (before_snapshots), then each client's nearest 64
+// entities as a sorted list. Players stand either spread evenly over the
+// arena or half of them in tight groups (as bots chasing each other do),
+// with the arena's platforms and a shot result for every fourth player.
+// Reports the time per client tick (us_per_client).
+//
+//   bench_relevancy [--benchmark_out=FILE --benchmark_out_format=json]
+
+#include <benchmark/benchmark.h>
+
+#include <random>
+
+#include "tickwire/arena/arena.h"
+
+namespace {
+
+using namespace tickwire;
+
+void relevancy_per_client(benchmark::State& state) {
+  const auto players = static_cast<std::uint32_t>(state.range(0));
+  const bool grouped = state.range(1) != 0;
+  arena::GameConfig config;
+  config.nearest_entities = 64;
+  arena::Game game(config);
+  snapshot::World world(game.schema());
+  game.populate(world);
+  const arena::Schema& a = arena::schema();
+  std::mt19937 rng(1);
+  std::uniform_real_distribution<float> anywhere(-arena::kHalfSize, arena::kHalfSize);
+  std::uniform_real_distribution<float> near(-5.0F, 5.0F);
+  std::vector<snapshot::Vec2> groups;
+  for (int g = 0; g < 6; ++g) groups.push_back({anywhere(rng) * 0.8F, anywhere(rng) * 0.8F});
+  for (std::uint32_t p = 1; p <= players; ++p) {
+    const snapshot::EntityId id = arena::spawn_player(world, p);
+    snapshot::Vec2 at{anywhere(rng), anywhere(rng)};
+    if (grouped && p % 2 == 0) at = {groups[p % groups.size()].x + near(rng), groups[p % groups.size()].y + near(rng)};
+    world.set(id, a.player_position, at);
+    if (p % 4 == 0) world.set(world.spawn(a.shot_type), a.shot_owner, static_cast<std::int32_t>(p));
+  }
+  std::size_t listed = 0;
+  for (auto _ : state) {
+    game.before_snapshots(world);
+    for (std::uint32_t p = 1; p <= players; ++p) {
+      const snapshot::Relevancy r = game.relevancy(world, prediction::PlayerId{p});
+      listed += r.ids().size();
+    }
+  }
+  benchmark::DoNotOptimize(listed);
+  const auto clients = state.iterations() * static_cast<benchmark::IterationCount>(players);
+  state.counters["us_per_client"] =
+      benchmark::Counter(static_cast<double>(clients) / 1e6, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["listed"] = static_cast<double>(listed) / static_cast<double>(clients);
+}
+
+BENCHMARK(relevancy_per_client)
+    ->ArgNames({"players", "grouped"})
+    ->Args({128, 0})
+    ->Args({128, 1})
+    ->Args({512, 0})
+    ->Args({512, 1})
+    ->Args({1000, 1})
+    ->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
