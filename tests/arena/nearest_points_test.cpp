@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -71,13 +73,32 @@ TEST(NearestPoints, PicksWhatLookingAtEveryPointPicks) {
                               ? points[std::uniform_int_distribution<std::size_t>(0, points.size() - 1)(rng)]
                               : Vec2{coordinate(rng), coordinate(rng)};
       const auto keep = std::uniform_int_distribution<std::size_t>(0, 80)(rng);
-      const auto picked = nearest.select(centre, keep);
+      // A first radius to try changes nothing but the time taken.
+      float hint = 0.0F;
+      switch (query % 5) {
+        case 1: hint = std::uniform_real_distribution<float>(0.001F, 100.0F)(rng); break;
+        case 2: hint = std::sqrt(std::max(nearest.kth_square(), 0.0F)); break;  // NaN stays NaN
+        case 3: hint = std::numeric_limits<float>::infinity(); break;
+        case 4: hint = std::uniform_int_distribution<int>(0, 1)(rng) == 0 ? -1.0F : 1e-30F; break;
+        default: break;
+      }
+      const auto picked = nearest.select(centre, keep, hint);
       std::vector<std::uint32_t> got(picked.begin(), picked.end());
       std::sort(got.begin(), got.end());
       const auto want = brute_force(points, centre, keep);
       ASSERT_EQ(got, want) << "seed " << seed << " world " << world << " query " << query << " n " << n << " keep "
                            << keep << " centre " << centre.x << "," << centre.y << " cell " << cell;
       if (keep >= n) ++fewer_than_keep;
+      if (keep > 0 && keep < n) {
+        // The keep-th squared distance it reports is the true one.
+        float kth = 0.0F;
+        for (const std::uint32_t i : want) {
+          const float ix = points[i].x - centre.x;
+          const float iy = points[i].y - centre.y;
+          kth = std::max(kth, ix * ix + iy * iy);
+        }
+        ASSERT_EQ(nearest.kth_square(), kth) << "seed " << seed << " world " << world << " query " << query;
+      }
       if (keep > 0 && keep < n) {
         // Does the cut fall between points equally far away?
         std::vector<float> d2;
@@ -133,33 +154,47 @@ TEST(ArenaNetGame, RelevancyIsTheNearestByDistanceThenId) {
       const EntityId shot = world.spawn(s.shot_type);
       world.set(shot, s.shot_owner, static_cast<std::int32_t>(owner));
     }
-    game.before_snapshots(world);
-    for (std::uint32_t owner = 1; owner <= players; owner += 1 + players / 40) {
-      const auto relevant = game.relevancy(world, prediction::PlayerId{owner});
-      if (world.size() <= keep) {
-        EXPECT_FALSE(relevant);
-        continue;
+    // Several ticks, the players moving between them: each query starts
+    // from the last one's distance.
+    for (int tick = 0; tick < 3; ++tick) {
+      if (tick > 0) {
+        for (std::uint32_t owner = 1; owner <= players; ++owner) {
+          const EntityId id = *find_player(world, owner);
+          const Vec2 at = world.get(id, s.player_position);
+          const float step = tick == 1 ? 0.1F : 5.0F;
+          world.set(id, s.player_position,
+                    Vec2{at.x + std::uniform_real_distribution<float>(-step, step)(rng),
+                         at.y + std::uniform_real_distribution<float>(-step, step)(rng)});
+        }
       }
-      ASSERT_TRUE(relevant.listed());
-      const EntityId me = *find_player(world, owner);
-      const Vec2 centre = world.get(me, s.player_position);
-      std::vector<std::pair<float, EntityId>> all;
-      for (const EntityId id : world.ids()) {
-        const auto type = world.type_of(id);
-        const Vec2 p = type == s.player_type ? world.get(id, s.player_position)
-                       : type == s.shot_type ? Vec2{kHalfSize * 4.0F, kHalfSize * 4.0F}
-                                             : world.get(id, s.platform_position);
-        all.emplace_back((p.x - centre.x) * (p.x - centre.x) + (p.y - centre.y) * (p.y - centre.y), id);
+      game.before_snapshots(world);
+      for (std::uint32_t owner = 1; owner <= players; owner += 1 + players / 40) {
+        const auto relevant = game.relevancy(world, prediction::PlayerId{owner});
+        if (world.size() <= keep) {
+          EXPECT_FALSE(relevant);
+          continue;
+        }
+        ASSERT_TRUE(relevant.listed());
+        const EntityId me = *find_player(world, owner);
+        const Vec2 centre = world.get(me, s.player_position);
+        std::vector<std::pair<float, EntityId>> all;
+        for (const EntityId id : world.ids()) {
+          const auto type = world.type_of(id);
+          const Vec2 p = type == s.player_type ? world.get(id, s.player_position)
+                         : type == s.shot_type ? Vec2{kHalfSize * 4.0F, kHalfSize * 4.0F}
+                                               : world.get(id, s.platform_position);
+          all.emplace_back((p.x - centre.x) * (p.x - centre.x) + (p.y - centre.y) * (p.y - centre.y), id);
+        }
+        std::sort(all.begin(), all.end());
+        std::vector<EntityId> want;
+        for (std::size_t k = 0; k < keep; ++k) want.push_back(all[k].second);
+        want.push_back(me);
+        if (const auto shot = find_shot(world, owner)) want.push_back(*shot);
+        std::sort(want.begin(), want.end());
+        want.erase(std::unique(want.begin(), want.end()), want.end());
+        const std::vector<EntityId> got(relevant.ids().begin(), relevant.ids().end());
+        ASSERT_EQ(got, want) << "seed " << seed << " round " << round << " tick " << tick << " owner " << owner;
       }
-      std::sort(all.begin(), all.end());
-      std::vector<EntityId> want;
-      for (std::size_t k = 0; k < keep; ++k) want.push_back(all[k].second);
-      want.push_back(me);
-      if (const auto shot = find_shot(world, owner)) want.push_back(*shot);
-      std::sort(want.begin(), want.end());
-      want.erase(std::unique(want.begin(), want.end()), want.end());
-      const std::vector<EntityId> got(relevant.ids().begin(), relevant.ids().end());
-      ASSERT_EQ(got, want) << "seed " << seed << " round " << round << " owner " << owner;
     }
   }
 }

@@ -51,18 +51,10 @@ inline void NearestPoints::gather(Vec2 centre, int y, int x0, int x1, Key below)
   found_ = count;
 }
 
-std::span<const std::uint32_t> NearestPoints::select(Vec2 centre, std::size_t keep) {
-  const std::size_t n = size();
-  if (keep >= n) {
-    for (std::uint32_t i = 0; i < n; ++i) chosen_[i] = i;
-    return std::span(chosen_).first(n);
-  }
-  if (keep == 0) return {};
-  // Every point within a radius, then the keep nearest of those: exact as
-  // soon as the disc holds `keep` points, as none outside can be nearer.
-  // The first radius is a guess from the density of the smallest square
-  // of cells around the centre's that holds `keep` points (counted without
-  // looking at them), aiming at a disc of 1.3 times `keep` points.
+// A guess from the density of the smallest square of cells around the
+// centre's that holds `keep` points (counted without looking at them),
+// aiming at a disc of 1.3 times `keep` points.
+float NearestPoints::guess_radius(Vec2 centre, std::size_t keep) const {
   const int last = grid_.side() - 1;
   const int cx = grid_.column(centre.x);
   const int cy = grid_.column(centre.y);
@@ -80,7 +72,20 @@ std::span<const std::uint32_t> NearestPoints::select(Vec2 centre, std::size_t ke
     }
     area = static_cast<float>((x1 - x0 + 1) * (y1 - y0 + 1)) * grid_.cell_size() * grid_.cell_size();
   }
-  float radius = radius_for(centre, 1.3F * static_cast<float>(keep) * area / static_cast<float>(count));
+  return radius_for(centre, 1.3F * static_cast<float>(keep) * area / static_cast<float>(count));
+}
+
+std::span<const std::uint32_t> NearestPoints::select(Vec2 centre, std::size_t keep, float hint) {
+  const std::size_t n = size();
+  kth_square_ = std::numeric_limits<float>::quiet_NaN();
+  if (keep >= n) {
+    for (std::uint32_t i = 0; i < n; ++i) chosen_[i] = i;
+    return std::span(chosen_).first(n);
+  }
+  if (keep == 0) return {};
+  // Every point within a radius, then the keep nearest of those: exact as
+  // soon as the disc holds `keep` points, as none outside can be nearer.
+  float radius = hint > 0.0F && hint <= std::numeric_limits<float>::max() ? hint : guess_radius(centre, keep);
   for (;;) {
     found_ = 0;
     const bool whole = gather_disc(centre, radius);
@@ -105,6 +110,7 @@ void NearestPoints::choose_smallest(std::size_t keep) {
     std::nth_element(found.begin(), found.begin() + static_cast<std::ptrdiff_t>(keep) - 1, found.end());
     for (std::size_t k = 0; k < keep; ++k) chosen_[k] = static_cast<std::uint32_t>(found[k]);
     chosen_count_ = keep;
+    kth_square_ = std::bit_cast<float>(static_cast<std::uint32_t>(found[keep - 1] >> 32));
     return;
   }
   // Each key's bucket, monotonic in its squared distance (NaN in the
@@ -141,6 +147,7 @@ void NearestPoints::choose_smallest(std::size_t keep) {
   std::nth_element(boundary.begin(), boundary.begin() + static_cast<std::ptrdiff_t>(rest) - 1, boundary.end());
   for (std::size_t k = 0; k < rest; ++k) chosen_[in + k] = static_cast<std::uint32_t>(boundary[k]);
   chosen_count_ = keep;
+  kth_square_ = std::bit_cast<float>(static_cast<std::uint32_t>(boundary[rest - 1] >> 32));
 }
 
 // The radius of a disc around the centre whose part inside the arena has

@@ -98,7 +98,16 @@ snapshot::Relevancy Game::relevancy(const snapshot::World& world, prediction::Pl
   // The chosen entities are marked by index, which is id order, so the
   // list comes out sorted and without repeats with no sort.
   const auto mark = [&](std::uint32_t i) { marks_[i / 64] |= std::uint64_t{1} << (i % 64); };
-  for (const std::uint32_t i : nearest_.select(positions_[*me], config_.nearest_entities)) mark(i);
+  // Start from the keep-th distance of this avatar's last query, plus
+  // what a tick or two of movement may change: a disc with a few more than
+  // needed. Ids reused by another player only make a worse first guess.
+  const std::uint32_t avatar = position_ids_[*me].value;
+  if (avatar >= reach_by_avatar_.size()) reach_by_avatar_.resize(avatar + 1, 0.0F);
+  float& reach = reach_by_avatar_[avatar];
+  const float hint = reach > 0.0F ? reach * 1.02F + 0.5F : 0.0F;
+  for (const std::uint32_t i : nearest_.select(positions_[*me], config_.nearest_entities, hint)) mark(i);
+  const float kth = nearest_.kth_square();
+  reach = kth > 0.0F && kth <= std::numeric_limits<float>::max() ? std::sqrt(kth) : 0.0F;
   mark(*me);
   if (const auto shot = find_by_owner(shots_by_owner_, player.value)) mark(*shot);
   relevant_.clear();

@@ -223,6 +223,8 @@ class Game final : public prediction::NetGame {
   // find_player and find_shot: (owner, index into position_ids_), by owner.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> players_by_owner_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> shots_by_owner_;
+  // Per avatar id, the keep-th distance of its last nearest query (0: none).
+  std::vector<float> reach_by_avatar_;
   std::vector<std::uint64_t> marks_;  // one bit per index of position_ids_, all clear between calls
   std::vector<EntityId> relevant_;    // sorted
   std::unique_ptr<Hitscan> hitscan_;

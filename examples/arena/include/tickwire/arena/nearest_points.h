@@ -26,7 +26,14 @@ class NearestPoints {
 
   // Indices of the `keep` nearest points to `centre` (all of them when
   // there are fewer), in no particular order. Valid until the next call.
-  std::span<const std::uint32_t> select(Vec2 centre, std::size_t keep);
+  // `hint`, when positive, is the first radius to look within: the answer
+  // is the same whatever it is, only quicker when it holds a few more
+  // than `keep` points (such as the last keep-th distance for this centre,
+  // plus how far things may have moved since).
+  std::span<const std::uint32_t> select(Vec2 centre, std::size_t keep, float hint = 0.0F);
+  // The last select's keep-th squared distance (NaN when it chose every
+  // point or none).
+  float kth_square() const { return kth_square_; }
 
  private:
   // (squared distance's bits, index): for distances >= 0, unsigned order
@@ -40,6 +47,7 @@ class NearestPoints {
   // them for an infinite or NaN radius); true when it looked at every cell.
   bool gather_disc(Vec2 centre, float radius);
   float radius_for(Vec2 centre, float area) const;
+  float guess_radius(Vec2 centre, std::size_t keep) const;
   // Fills chosen_ with the `keep` smallest found keys' indices.
   void choose_smallest(std::size_t keep);
 
@@ -56,6 +64,7 @@ class NearestPoints {
   std::vector<std::uint8_t> buckets_;  // per found key, its bucket
   std::vector<std::uint32_t> chosen_;  // one per point; the first chosen_count_ are the answer
   std::size_t chosen_count_ = 0;
+  float kth_square_ = 0.0F;
 };
 
 }  // namespace tickwire::arena
