@@ -2,6 +2,7 @@
 // joins and leaves, who sees what, and what a client predicts.
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -46,104 +47,78 @@ void Game::player_left(snapshot::World& world, prediction::PlayerId player) {
   for (EntityId id : owned) world.despawn(id);
 }
 
+namespace {
+
+// Each owner's first entity in `entities` order, as (owner, index into
+// `ids`), sorted by owner: a stable sort keeps the first first.
+void first_by_owner(const snapshot::World& world, std::span<const EntityId> entities, Field<std::int32_t> owner,
+                    std::span<const EntityId> ids, std::vector<std::pair<std::uint32_t, std::uint32_t>>& out) {
+  out.clear();
+  for (const EntityId id : entities) {
+    const auto index = static_cast<std::uint32_t>(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin());
+    out.emplace_back(static_cast<std::uint32_t>(world.get(id, owner)), index);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+}
+
+std::optional<std::uint32_t> find_by_owner(std::span<const std::pair<std::uint32_t, std::uint32_t>> table,
+                                           std::uint32_t owner) {
+  const auto key = owner % 65536;
+  const auto it = std::lower_bound(table.begin(), table.end(), key,
+                                   [](const auto& entry, std::uint32_t v) { return entry.first < v; });
+  if (it == table.end() || it->first != key) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace
+
 void Game::before_snapshots(const snapshot::World& world) {
   positions_.clear();
   position_ids_.clear();
   players_by_owner_.clear();
+  shots_by_owner_.clear();
   if (config_.nearest_entities == 0 || world.size() <= config_.nearest_entities) return;
   for (const EntityId id : world.ids()) {
     position_ids_.push_back(id);
     positions_.push_back(position_of(world, id));
   }
-  entity_grid_.build(positions_);
-  // find_player's answer for every owner at once: the first player of the
-  // owner in entities() order, which a stable sort keeps first.
+  nearest_.build(positions_);
+  marks_.assign((positions_.size() + 63) / 64, 0);
+  // find_player's and find_shot's answers for every owner at once.
   const Schema& s = arena::schema();
-  for (const EntityId id : world.entities(s.player_type)) {
-    players_by_owner_.emplace_back(static_cast<std::uint32_t>(world.get(id, s.player_owner)), id);
-  }
-  std::stable_sort(players_by_owner_.begin(), players_by_owner_.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-}
-
-std::optional<EntityId> Game::player_of(std::uint32_t owner) const {
-  const auto key = owner % 65536;
-  const auto it = std::lower_bound(players_by_owner_.begin(), players_by_owner_.end(), key,
-                                   [](const auto& entry, std::uint32_t v) { return entry.first < v; });
-  if (it == players_by_owner_.end() || it->first != key) return std::nullopt;
-  return it->second;
+  first_by_owner(world, world.entities(s.player_type), s.player_owner, position_ids_, players_by_owner_);
+  first_by_owner(world, world.entities(s.shot_type), s.shot_owner, position_ids_, shots_by_owner_);
 }
 
 snapshot::Relevancy Game::relevancy(const snapshot::World& world, prediction::PlayerId player) {
   if (config_.nearest_entities == 0 || world.size() <= config_.nearest_entities) return {};
   if (positions_.empty()) before_snapshots(world);  // a caller that skipped the hook
-  const auto me = player_of(player.value);
+  const auto me = find_by_owner(players_by_owner_, player.value);
   if (!me) return {};
-  const Vec2 centre = world.get(*me, arena::schema().player_position);
-  nearest(centre, config_.nearest_entities);
+  // The chosen entities are marked by index, which is id order, so the
+  // list comes out sorted and without repeats with no sort.
+  const auto mark = [&](std::uint32_t i) { marks_[i / 64] |= std::uint64_t{1} << (i % 64); };
+  // Start from the keep-th distance of this avatar's last query, plus
+  // what a tick or two of movement may change: a disc with a few more than
+  // needed. Ids reused by another player only make a worse first guess.
+  const std::uint32_t avatar = position_ids_[*me].value;
+  if (avatar >= reach_by_avatar_.size()) reach_by_avatar_.resize(avatar + 1, 0.0F);
+  float& reach = reach_by_avatar_[avatar];
+  const float hint = reach > 0.0F ? reach * 1.02F + 0.5F : 0.0F;
+  for (const std::uint32_t i : nearest_.select(positions_[*me], config_.nearest_entities, hint)) mark(i);
+  const float kth = nearest_.kth_square();
+  reach = kth > 0.0F && kth <= std::numeric_limits<float>::max() ? std::sqrt(kth) : 0.0F;
+  mark(*me);
+  if (const auto shot = find_by_owner(shots_by_owner_, player.value)) mark(*shot);
   relevant_.clear();
-  const std::size_t keep = std::min(config_.nearest_entities, by_distance_.size());
-  for (std::size_t k = 0; k < keep; ++k) relevant_.push_back(by_distance_[k].second);
-  relevant_.push_back(*me);
-  if (const auto shot = find_shot(world, player.value)) relevant_.push_back(*shot);
-  std::sort(relevant_.begin(), relevant_.end());
-  relevant_.erase(std::unique(relevant_.begin(), relevant_.end()), relevant_.end());
+  for (std::size_t w = 0; w < marks_.size(); ++w) {
+    for (std::uint64_t bits = marks_[w]; bits != 0; bits &= bits - 1) {
+      relevant_.push_back(position_ids_[w * 64 + static_cast<std::size_t>(std::countr_zero(bits))]);
+    }
+    marks_[w] = 0;
+  }
   // Valid until the next call: the runtime encodes with it at once.
   return snapshot::Relevancy::of_ids(relevant_);
-}
-
-// Leaves in the first `keep` places of by_distance_ the entities with the
-// smallest (squared distance, id): the grid's cells are taken in rings
-// around the centre until no entity outside them can be nearer than the
-// keep-th found so far.
-void Game::nearest(Vec2 centre, std::size_t keep) {
-  by_distance_.clear();
-  const PointGrid& grid = entity_grid_;
-  const int cx = grid.column(centre.x);
-  const int cy = grid.column(centre.y);
-  const auto add = [&](int x, int y) {
-    if (x < 0 || y < 0 || x >= grid.side() || y >= grid.side()) return;
-    for (const std::uint32_t i : grid.cell(x, y)) {
-      // Squared distances order the same and need no square root.
-      const float dx = positions_[i].x - centre.x;
-      const float dy = positions_[i].y - centre.y;
-      by_distance_.emplace_back(dx * dx + dy * dy, position_ids_[i]);
-    }
-  };
-  for (int r = 0;; ++r) {
-    if (r == 0) {
-      add(cx, cy);
-    } else {
-      for (int x = cx - r; x <= cx + r; ++x) {
-        add(x, cy - r);
-        add(x, cy + r);
-      }
-      for (int y = cy - r + 1; y <= cy + r - 1; ++y) {
-        add(cx - r, y);
-        add(cx + r, y);
-      }
-    }
-    const bool everything = cx - r <= 0 && cy - r <= 0 && cx + r >= grid.side() - 1 && cy + r >= grid.side() - 1;
-    if (by_distance_.size() < keep) {
-      if (everything) break;
-      continue;
-    }
-    const auto kth = by_distance_.begin() + static_cast<std::ptrdiff_t>(keep) - 1;
-    std::nth_element(by_distance_.begin(), kth, by_distance_.end());
-    if (everything) return;
-    // The nearest an entity outside the rings can be: the distance to the
-    // rings' edge (a side at the grid's edge has nothing beyond it), less
-    // a margin for the rounding of the squared distances.
-    const float cell = grid.cell_size();
-    const float lo = -kHalfSize;
-    float gap = std::numeric_limits<float>::infinity();
-    if (cx - r > 0) gap = std::min(gap, centre.x - (lo + static_cast<float>(cx - r) * cell));
-    if (cx + r < grid.side() - 1) gap = std::min(gap, lo + static_cast<float>(cx + r + 1) * cell - centre.x);
-    if (cy - r > 0) gap = std::min(gap, centre.y - (lo + static_cast<float>(cy - r) * cell));
-    if (cy + r < grid.side() - 1) gap = std::min(gap, lo + static_cast<float>(cy + r + 1) * cell - centre.y);
-    gap -= 1e-3F;
-    if (gap > 0.0F && kth->first < gap * gap) return;
-  }
 }
 
 std::optional<EntityId> Game::avatar(const snapshot::World& world, prediction::PlayerId player) const {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "tickwire/arena/hitscan.h"
+#include "tickwire/arena/nearest_points.h"
 #include "tickwire/arena/point_grid.h"
 #include "tickwire/core/tick.h"
 #include "tickwire/prediction/game.h"
@@ -202,9 +203,6 @@ class Game final : public prediction::NetGame {
                           std::vector<EntityId>& out) const override;
 
  private:
-  // find_player, from the table before_snapshots made.
-  std::optional<EntityId> player_of(std::uint32_t owner) const;
-  void nearest(Vec2 centre, std::size_t keep);
   // The hitscan shots of this step's inputs, on the server only.
   void fire_hitscan(snapshot::World& world, Tick tick, const prediction::Inputs& inputs);
 
@@ -216,13 +214,19 @@ class Game final : public prediction::NetGame {
   GameConfig config_;
   StepScratch step_;
   // Where every entity is this tick, once for all the clients' relevancy:
-  // ids in id order, their positions, and a grid of those.
+  // ids in id order, their positions, and those bucketed for nearest
+  // queries. Cells of 4 m: finer ones mean more rows to visit per query
+  // for fewer points to look at, which measured slower (bench_relevancy).
   std::vector<EntityId> position_ids_;
   std::vector<Vec2> positions_;
-  PointGrid entity_grid_{kHalfSize, 4.0F};
-  std::vector<std::pair<std::uint32_t, EntityId>> players_by_owner_;  // sorted by owner
-  std::vector<std::pair<float, EntityId>> by_distance_;
-  std::vector<EntityId> relevant_;  // sorted
+  NearestPoints nearest_{kHalfSize, 4.0F};
+  // find_player and find_shot: (owner, index into position_ids_), by owner.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> players_by_owner_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> shots_by_owner_;
+  // Per avatar id, the keep-th distance of its last nearest query (0: none).
+  std::vector<float> reach_by_avatar_;
+  std::vector<std::uint64_t> marks_;  // one bit per index of position_ids_, all clear between calls
+  std::vector<EntityId> relevant_;    // sorted
   std::unique_ptr<Hitscan> hitscan_;
   std::vector<EntityId> joined_;  // players spawned since the last step
 };

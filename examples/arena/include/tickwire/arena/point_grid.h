@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "tickwire/snapshot/math.h"
@@ -24,6 +25,7 @@ class PointGrid {
   PointGrid(float half_size, float cell_size)
       : half_size_(half_size),
         cell_size_(cell_size),
+        per_cell_(1.0F / cell_size),
         side_(static_cast<int>(std::ceil(2.0F * half_size / cell_size))) {}
 
   // Replaces the content with `points`; keeps its allocations.
@@ -44,10 +46,12 @@ class PointGrid {
 
   int side() const { return side_; }
   float cell_size() const { return cell_size_; }
+  float half_size() const { return half_size_; }
   // The column (or row) of a coordinate, clamped into the grid.
   int column(float v) const {
-    const float c = std::floor((v + half_size_) / cell_size_);
+    const float c = (v + half_size_) * per_cell_;
     if (!(c >= 0.0F)) return 0;  // also NaN
+    // From here the conversion's truncation is the floor (and cheaper).
     return c >= static_cast<float>(side_) ? side_ - 1 : static_cast<int>(c);
   }
   // Points in cell (x, y), both in [0, side()).
@@ -55,6 +59,14 @@ class PointGrid {
     const std::size_t c = cell_index(x, y);
     return std::span(items_).subspan(start_[c], start_[c + 1] - start_[c]);
   }
+  // The item slots of cells x0..x1 (x0 <= x1) of row y, as [first, last):
+  // a row's cells are stored one after another, so a run of them is one
+  // range of items().
+  std::pair<std::uint32_t, std::uint32_t> row_slots(int y, int x0, int x1) const {
+    return {start_[cell_index(x0, y)], start_[cell_index(x1, y) + 1]};
+  }
+  // Every point's index, cell after cell, row after row.
+  std::span<const std::uint32_t> items() const { return items_; }
   // Calls fn(index) for every point in the cells that the square of
   // half-width `reach` around p touches: a superset of those within reach.
   template <class Fn>
@@ -73,6 +85,7 @@ class PointGrid {
 
   float half_size_;
   float cell_size_;
+  float per_cell_;  // cells per metre: a product is quicker than a division
   int side_;
   std::vector<std::uint32_t> start_;  // per cell, its first item; one more at the end
   std::vector<std::uint32_t> fill_;
