@@ -33,6 +33,7 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
   const Tick tick = cur.tick();
   view.clear();
   view.refer_to(in.shared);
+  view.reserve(items.size());  // at most one entity an item
   view.set_tick(tick);
   // The codes of the current state's entity `c`, kept as a reference when
   // the view shares the capture. The coders only read them.

@@ -91,6 +91,11 @@ class WorldState {
   // ends it. The caller guarantees every such entity's tick stays in
   // `shared` for as long as this state is read. Call on an empty state.
   void refer_to(const SharedCodes* shared) { shared_ = shared; }
+  // Room for `entities` entities, exactly: a sender keeps dozens of states
+  // per client, and growth by doubling would leave most of them half empty.
+  void reserve(std::size_t entities) {
+    if (entities > entities_.capacity()) entities_.reserve(entities);
+  }
   const SharedCodes* shared() const { return shared_; }
   // Appends an entity whose codes are those at `e.offset` in the shared
   // capture of tick `e.updated`.
