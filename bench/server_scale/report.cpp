@@ -163,6 +163,22 @@ int print_verdict(const std::vector<StepFigures>& steps, const Targets& t) {
                 ok512 ? "PASS" : "FAIL", s512->server_cpu_us_per_client_tick);
     failed += ok512 ? 0 : 1;
   }
+  // Memory and the bots' own cost, at the largest step that measured them.
+  const StepFigures* largest = nullptr;
+  for (const StepFigures& s : steps) {
+    if (s.error.empty() && s.rss_kb_per_client >= 0 && (largest == nullptr || s.bots > largest->bots)) largest = &s;
+  }
+  if (largest != nullptr) {
+    const bool rss_ok = largest->rss_kb_per_client <= t.rss_kb_per_client;
+    std::printf("  server memory <= %.0f KB per client (resident set, %d bots): %s (%.1f)\n", t.rss_kb_per_client,
+                largest->bots, rss_ok ? "PASS" : "FAIL", largest->rss_kb_per_client);
+    failed += rss_ok ? 0 : 1;
+    const bool bots_ok = largest->bots_cpu_us_per_bot_frame <= t.thin_bot_us_per_frame;
+    std::printf("  bots' CPU <= %.0f us per bot-frame (%d bots; the target is for thin bots): %s (%.2f)\n",
+                t.thin_bot_us_per_frame, largest->bots, bots_ok ? "PASS" : "FAIL",
+                largest->bots_cpu_us_per_bot_frame);
+    failed += bots_ok ? 0 : 1;
+  }
   return failed;
 }
 
@@ -188,7 +204,10 @@ bool write_json(const std::string& path, const Machine& m, const StepConfig& c, 
          "clients\",\"wire_kbps_out_per_client\":\"the same out\"},\n"
       << "\"targets\":{\"tick_ms_p99\":" << number(t.tick_ms_p99, 3)
       << ",\"late_input_rate\":" << number(t.late_input_rate, 6)
-      << ",\"server_cpu_us_per_client_tick_at_128\":" << number(t.cpu_us_per_client_tick, 3) << "},\n\"steps\":[";
+      << ",\"server_cpu_us_per_client_tick_at_128\":" << number(t.cpu_us_per_client_tick, 3)
+      << ",\"server_cpu_us_per_client_tick_at_512\":" << number(t.cpu_us_per_client_tick_at_512, 3)
+      << ",\"rss_kb_per_client\":" << number(t.rss_kb_per_client, 1)
+      << ",\"thin_bot_us_per_frame\":" << number(t.thin_bot_us_per_frame, 1) << "},\n\"steps\":[";
   bool first = true;
   std::string errors;
   for (const StepFigures& f : steps) {
