@@ -74,7 +74,7 @@ void LeadEstimator::add(Time now, Duration need) {
   }
   while (!tail_log_.empty() &&
          (now - tail_log_.front().at > config_.tail_window || tail_log_.size() > config_.max_tail_samples)) {
-    tail_.erase(tail_.find(tail_log_.front().need_us));
+    tail_.erase(tail_log_.front().need_us);
     tail_log_.pop_front();
   }
   update_level();
@@ -224,9 +224,9 @@ double LeadEstimator::tail_cut(Time now) const {
   const double span = std::min(now - tail_log_.front().at, config_.tail_window).seconds_f();
   // Before a few seconds of tail the rate of events is not known: hold the
   // target's quantile.
-  if (span < 10.0) return *std::next(tail_.rbegin(), static_cast<std::ptrdiff_t>(std::min(k, tail_.size()) - 1));
-  return cheapest_cut(tail_.rbegin(), tail_.rend(), k, static_cast<double>(config_.late_event_cost.micros()), span,
-                      0.0);
+  if (span < 10.0) return tail_.kth_largest(std::min(k, tail_.size()));
+  return cheapest_cut(tail_.largest_first(), tail_.end(), k, static_cast<double>(config_.late_event_cost.micros()),
+                      span, 0.0);
 }
 
 void LeadEstimator::update_required(Time now) {

@@ -31,11 +31,11 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
-#include <set>
 #include <vector>
 
 #include "tickwire/core/time.h"
 #include "tickwire/timesync/rising_trend.h"
+#include "tickwire/timesync/sorted_bag.h"
 #include "tickwire/timesync/sorted_window.h"
 
 namespace tickwire::timesync {
@@ -134,7 +134,7 @@ class LeadEstimator {
   std::size_t uncommitted_ = 0;  // the newest samples of recent_ not yet in the tail
   std::deque<Sample> tail_log_;  // need - level, in arrival order, for expiry
   std::vector<double> window_;   // scratch for medians, kept to spare an allocation per sample
-  std::multiset<double> tail_;   // the same values, sorted
+  SortedBag tail_;               // the same values, sorted
   double level_us_ = 0;
   double max_need_us_ = 0;
   double trend_us_per_s_ = 0;
