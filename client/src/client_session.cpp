@@ -190,16 +190,19 @@ void Client::send_report(Time now) {
 }
 
 bool Client::send_input_packet(Time now) {
-  auto packet = prediction_->make_input_packet(receiver_.newest(), redundancy_.copies());
-  if (!packet) return false;
+  // The packet and its bytes reuse the last one's storage: a client sends
+  // one every tick.
+  prediction::InputPacket& packet = input_packet_;
+  if (!prediction_->make_input_packet(receiver_.newest(), redundancy_.copies(), packet)) return false;
   PacketHeader header = channel_.next_header(PacketType::kInput, now);
-  BitWriter w(kMaxPacket);
-  if (!serialize(w, header) || !prediction::serialize_input_packet(w, *packet, game_.schema(), game_.input_type())) {
-    log_->error("input packet does not encode: {}", w.error() ? w.error()->detail : "unknown");
-    return false;
-  }
-  if (!send_packet(w.data(), now)) return false;
-  prediction_->inputs().on_sent(header.sequence, *packet);
+  BitWriter w(kMaxPacket, std::move(packet_bytes_));
+  const bool written =
+      serialize(w, header) && prediction::serialize_input_packet(w, packet, game_.schema(), game_.input_type());
+  const bool sent = written && send_packet(w.data(), now);
+  if (!written) log_->error("input packet does not encode: {}", w.error() ? w.error()->detail : "unknown");
+  packet_bytes_ = w.take();
+  if (!sent) return false;
+  prediction_->inputs().on_sent(header.sequence, packet);
   redundancy_.on_sent(header.sequence, now);
   return true;
 }

@@ -38,8 +38,15 @@ void InputHistory::store(Tick tick, const snapshot::Record& input, std::optional
 
 std::optional<InputPacket> InputHistory::make_packet(std::optional<Tick> snapshot_ack,
                                                      std::optional<std::uint32_t> copies) const {
+  InputPacket packet;
+  if (!make_packet(snapshot_ack, copies, packet)) return std::nullopt;
+  return packet;
+}
+
+bool InputHistory::make_packet(std::optional<Tick> snapshot_ack, std::optional<std::uint32_t> copies,
+                               InputPacket& packet) const {
   const auto newest = inputs_.newest();
-  if (!newest) return std::nullopt;
+  if (!newest) return false;
   // Walk back from the newest while inputs are held, unacknowledged and
   // within the redundancy.
   const std::uint32_t limit = std::clamp(copies.value_or(config_.redundancy), 1U, config_.redundancy);
@@ -50,23 +57,31 @@ std::optional<InputPacket> InputHistory::make_packet(std::optional<Tick> snapsho
     if (!inputs_.contains(older)) break;
     first = older;
   }
-  InputPacket packet;
   packet.first_tick = first;
   packet.snapshot_ack = snapshot_ack;
-  const auto count = *newest - first + 1;
-  packet.inputs.reserve(static_cast<std::size_t>(count));
-  for (std::int64_t i = 0; i < count; ++i) packet.inputs.push_back(*inputs_.find(first + i));
+  const auto count = static_cast<std::size_t>(*newest - first + 1);
+  // Assigned over the records already there: each keeps its slots' storage.
+  if (packet.inputs.size() > count)
+    packet.inputs.erase(packet.inputs.begin() + static_cast<std::ptrdiff_t>(count), packet.inputs.end());
+  for (std::size_t i = 0; i < count; ++i) {
+    const snapshot::Record& input = *inputs_.find(first + static_cast<std::int64_t>(i));
+    if (i < packet.inputs.size()) {
+      packet.inputs[i] = input;
+    } else {
+      packet.inputs.push_back(input);
+    }
+  }
   // Claims go as a run, one per input, or not at all.
-  packet.view_claims.reserve(static_cast<std::size_t>(count));
-  for (std::int64_t i = 0; i < count; ++i) {
-    const ViewClaim* view = views_.find(first + i);
+  packet.view_claims.clear();
+  for (std::size_t i = 0; i < count; ++i) {
+    const ViewClaim* view = views_.find(first + static_cast<std::int64_t>(i));
     if (view == nullptr) {
       packet.view_claims.clear();
       break;
     }
     packet.view_claims.push_back(*view);
   }
-  return packet;
+  return true;
 }
 
 void InputHistory::on_sent(Sequence sequence, const InputPacket& packet) {

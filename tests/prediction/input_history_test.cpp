@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "test_game.h"
+#include "tickwire/prediction/input_packet.h"
 
 namespace tickwire::prediction {
 namespace {
@@ -102,6 +103,47 @@ TEST(InputHistory, RejectsBadConfiguration) {
   EXPECT_THROW(InputHistory(s.schema, s.input, {.capacity = 8, .redundancy = 0}), std::invalid_argument);
   EXPECT_THROW(InputHistory(s.schema, s.input, {.capacity = 8, .redundancy = 65}), std::invalid_argument);
   EXPECT_THROW(InputHistory(s.schema, TypeId{99}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tickwire::prediction
+
+namespace tickwire::prediction {
+namespace {
+
+// A packet written over the last one (as the client reuses its storage)
+// is the packet made fresh: the same fields and the same bytes, whether
+// it holds more inputs than the last, fewer, or loses its view claims.
+TEST(InputHistory, PacketWrittenOverTheLastEqualsAFreshOne) {
+  TestSchema s;
+  InputHistory h(s.schema, s.input, {.capacity = 64, .redundancy = 8});
+  InputPacket reused;
+  EXPECT_FALSE(h.make_packet(std::nullopt, std::nullopt, reused));
+  const std::uint32_t copies[] = {1, 5, 8, 2, 8, 3, 1, 6, 4, 8, 2, 7};
+  for (std::uint32_t t = 1; t <= 40; ++t) {
+    // Ticks 15 to 20 carry no view claim, so packets over them carry none.
+    const bool claimed = t < 15 || t > 20;
+    h.store(Tick(t), stick(s, 0.05F * static_cast<float>(t % 7)),
+            claimed ? std::optional<ViewClaim>(ViewClaim{t * 7}) : std::nullopt);
+    if (t % 9 == 0) {
+      const auto sent = h.make_packet(std::nullopt);
+      h.on_sent(Sequence(static_cast<std::uint16_t>(t)), *sent);
+      h.on_acked(Sequence(static_cast<std::uint16_t>(t)));
+    }
+    const std::uint32_t n = copies[t % std::size(copies)];
+    const std::optional<Tick> ack = t % 3 == 0 ? std::optional<Tick>(Tick(t - 2)) : std::nullopt;
+    const auto fresh = h.make_packet(ack, n);
+    ASSERT_TRUE(fresh.has_value());
+    ASSERT_TRUE(h.make_packet(ack, n, reused));
+    EXPECT_EQ(reused.first_tick, fresh->first_tick) << "tick " << t;
+    EXPECT_EQ(reused.snapshot_ack, fresh->snapshot_ack);
+    EXPECT_EQ(reused.inputs, fresh->inputs);
+    EXPECT_EQ(reused.view_claims, fresh->view_claims);
+    const auto a = encode_input_packet(*fresh, s.schema, s.input, 1200);
+    const auto b = encode_input_packet(reused, s.schema, s.input, 1200);
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_EQ(a.value(), b.value()) << "tick " << t;
+  }
 }
 
 }  // namespace

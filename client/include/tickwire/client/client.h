@@ -30,6 +30,7 @@
 #include "tickwire/core/tick.h"
 #include "tickwire/core/time.h"
 #include "tickwire/prediction/client_prediction.h"
+#include "tickwire/prediction/input_packet.h"
 #include "tickwire/prediction/input_redundancy.h"
 #include "tickwire/prediction/net_game.h"
 #include "tickwire/snapshot/interpolator.h"
@@ -280,6 +281,8 @@ class Client {
   std::vector<EntityId> wanted_;
   std::vector<EntityId> drop_;
   std::vector<std::uint8_t> payload_;
+  prediction::InputPacket input_packet_;    // reused by every input packet
+  std::vector<std::uint8_t> packet_bytes_;  // the bytes of the last one, kept for their capacity
   std::optional<Sequence> first_sequence_;
   // The client tells the server what it sees this often (core/client_report.h).
   static constexpr Duration kReportInterval = Duration::seconds(1);

@@ -152,6 +152,10 @@ class ClientPrediction final : private SpawnHook {
                                                std::optional<std::uint32_t> copies = std::nullopt) const {
     return inputs_.make_packet(snapshot_ack, copies);
   }
+  bool make_input_packet(std::optional<Tick> snapshot_ack, std::optional<std::uint32_t> copies,
+                         InputPacket& out) const {
+    return inputs_.make_packet(snapshot_ack, copies, out);
+  }
   InputHistory& inputs() { return inputs_; }
   const InputHistory& inputs() const { return inputs_; }
 

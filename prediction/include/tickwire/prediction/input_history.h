@@ -53,6 +53,10 @@ class InputHistory {
   // has one. Empty when none is held.
   std::optional<InputPacket> make_packet(std::optional<Tick> snapshot_ack,
                                          std::optional<std::uint32_t> copies = std::nullopt) const;
+  // The same packet written into `out`, whose storage is reused (a client
+  // sending every tick then stops allocating for it); false, with `out`
+  // untouched, when none is held.
+  bool make_packet(std::optional<Tick> snapshot_ack, std::optional<std::uint32_t> copies, InputPacket& out) const;
 
   // The packet with `sequence` carried inputs up to packet.last_tick().
   void on_sent(Sequence sequence, const InputPacket& packet);

@@ -38,10 +38,14 @@
 // What the server then does with the ticks (window, duplicates, late
 // inputs) is the InputQueue's part; see input_queue.h.
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "tickwire/core/bit_stream.h"
@@ -116,8 +120,18 @@ bool serialize_input_packet(Stream& s, InputPacket& p, const snapshot::Schema& s
     p.inputs.reserve(count_minus_one + 1U);
   }
 
-  std::vector<std::uint32_t> prev(stride);
-  std::vector<std::uint32_t> cur(stride);
+  // Two rows of codes; on the stack for the usual small input records, so
+  // a packet a tick allocates nothing here.
+  constexpr std::size_t kInlineStride = 32;
+  std::array<std::uint32_t, 2 * kInlineStride> inline_rows{};
+  std::vector<std::uint32_t> heap_rows;
+  std::uint32_t* rows = inline_rows.data();
+  if (stride > kInlineStride) {
+    heap_rows.assign(2 * stride, 0);
+    rows = heap_rows.data();
+  }
+  std::span<std::uint32_t> prev(rows, stride);
+  std::span<std::uint32_t> cur(rows + stride, stride);
   for (std::size_t i = 0; i <= count_minus_one; ++i) {
     if constexpr (!Stream::kReading) {
       if (p.inputs[i].type() != input_type) return s.fail(ErrorCode::kInvalidArgument, "input of another type");
@@ -125,10 +139,10 @@ bool serialize_input_packet(Stream& s, InputPacket& p, const snapshot::Schema& s
     }
     bool changed = true;
     if (i > 0) {
-      if constexpr (!Stream::kReading) changed = cur != prev;
+      if constexpr (!Stream::kReading) changed = !std::equal(cur.begin(), cur.end(), prev.begin());
       if (!s.boolean(changed)) return false;
       if constexpr (Stream::kReading) {
-        if (!changed) cur = prev;
+        if (!changed) std::copy(prev.begin(), prev.end(), cur.begin());
       }
     }
     if (changed) {
@@ -150,7 +164,7 @@ bool serialize_input_packet(Stream& s, InputPacket& p, const snapshot::Schema& s
       snapshot::Record& r = p.inputs.emplace_back(schema, input_type);
       if (!r.from_codes(cur)) return s.fail(ErrorCode::kOutOfRange, "input field outside its range");
     }
-    prev.swap(cur);
+    std::swap(prev, cur);
   }
 
   bool has_views = !p.view_claims.empty();
