@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "tickwire/timesync/rare_event_cut.h"
 #include "tickwire/timesync/rising_trend.h"
 
 namespace tickwire::timesync {
@@ -95,16 +96,7 @@ double InterpolationEstimator::rare_hold_up_cut(double target_us, double low_us,
   const double per_share = static_cast<double>(config_.starved_percent_cost.micros()) * 100.0;
   constexpr int kSteps = 64;
   const double step = std::max(1000.0, (target_us - low_us) / kSteps);
-  double best = target_us;
-  double best_cost = target_us + per_share * starved_time(target_us) / total_us;
-  for (double d = target_us - step; d >= low_us; d -= step) {
-    const double cost = d + per_share * starved_time(d) / total_us;
-    if (cost < best_cost) {
-      best_cost = cost;
-      best = d;
-    }
-  }
-  return best;
+  return cheapest_delay(target_us, low_us, step, per_share, total_us, [this](double d) { return starved_time(d); });
 }
 
 double InterpolationEstimator::median_age() {

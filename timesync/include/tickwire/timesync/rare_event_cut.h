@@ -62,4 +62,34 @@ double cheapest_cut(It largest_first, It end, std::size_t quantile_rank, double 
   return best_cut;
 }
 
+// The interpolation delay's counterpart, on a grid: of the delays target,
+// target - step, ... down to `low`, the one that minimises
+//
+//     d + per_share x starved(d) / total
+//
+// (the first of equals from the top). `starved` must never fall as the
+// delay falls, which starved time does exactly, in floating point too:
+// each of its terms and their sum in a fixed order are monotone. Below a
+// delay d no grid point can then cost less than low + per_share x
+// starved(d) / total, so the walk stops once that reaches the best cost:
+// the same answer as walking the whole grid (`exhaustive`, for tests),
+// for a fraction of the evaluations of starved, each a pass over the
+// whole window.
+template <class Starved>
+double cheapest_delay(double target, double low, double step, double per_share, double total, Starved&& starved,
+                      bool exhaustive = false) {
+  double best = target;
+  double best_cost = target + per_share * starved(target) / total;
+  for (double d = target - step; d >= low; d -= step) {
+    const double starved_d = starved(d);
+    const double cost = d + per_share * starved_d / total;
+    if (cost < best_cost) {
+      best_cost = cost;
+      best = d;
+    }
+    if (!exhaustive && low + per_share * starved_d / total >= best_cost) break;
+  }
+  return best;
+}
+
 }  // namespace tickwire::timesync
