@@ -96,12 +96,14 @@ void print_row(const StepFigures& f) {
   (void)std::fflush(stdout);
 }
 
+// A client sends one packet a frame; far fewer means the bots' core could
+// not run them all, and the step measured the load generator.
+bool bots_kept_up(const StepFigures& f) { return f.packets_in_per_client_s >= 54; }
+
 void print_notes(const std::vector<StepFigures>& steps) {
   for (const StepFigures& f : steps) {
     if (!f.error.empty()) continue;
-    // A client sends one packet a frame; far fewer means the bots' core
-    // could not run them all, and the step measured the load generator.
-    if (f.packets_in_per_client_s < 54) {
+    if (!bots_kept_up(f)) {
       std::printf(
           "note: %d bots: the server heard from each client %.1f times a second, not 60: the bots (%.2f of "
           "their core) did not keep up, so late inputs and disconnects there are not the server's alone\n",
@@ -163,14 +165,19 @@ int print_verdict(const std::vector<StepFigures>& steps, const Targets& t) {
                 ok512 ? "PASS" : "FAIL", s512->server_cpu_us_per_client_tick);
     failed += ok512 ? 0 : 1;
   }
-  // Memory and the bots' own cost, at the largest step that measured them.
+  // Memory and the bots' own cost, at the largest step whose bots kept up
+  // (where they did not, the server held states for clients that rarely
+  // acknowledged, and the bots' figure is per packet that got through).
   const StepFigures* largest = nullptr;
   for (const StepFigures& s : steps) {
-    if (s.error.empty() && s.rss_kb_per_client >= 0 && (largest == nullptr || s.bots > largest->bots)) largest = &s;
+    if (s.error.empty() && s.rss_kb_per_client >= 0 && bots_kept_up(s) &&
+        (largest == nullptr || s.bots > largest->bots)) {
+      largest = &s;
+    }
   }
   if (largest != nullptr) {
     const bool rss_ok = largest->rss_kb_per_client <= t.rss_kb_per_client;
-    std::printf("  server memory <= %.0f KB per client (resident set, %d bots): %s (%.1f)\n", t.rss_kb_per_client,
+    std::printf("  server memory <= %.0f KB per client (resident set, %d bots, the most whose bots kept up): %s (%.1f)\n", t.rss_kb_per_client,
                 largest->bots, rss_ok ? "PASS" : "FAIL", largest->rss_kb_per_client);
     failed += rss_ok ? 0 : 1;
     const bool bots_ok = largest->bots_cpu_us_per_bot_frame <= t.thin_bot_us_per_frame;
