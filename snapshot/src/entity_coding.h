@@ -30,7 +30,7 @@ struct EncodeIo {
     return true;
   }
   bool adaptive = true;
-  bool residual(ResidualModel& m, std::int64_t& r, int max_exponent, std::uint64_t /*max_magnitude*/) {
+  bool residual(ResidualModelRef m, std::int64_t& r, int max_exponent, std::uint64_t /*max_magnitude*/) {
     if (adaptive) {
       encode_residual(rc, m, r, max_exponent);
     } else {
@@ -53,12 +53,12 @@ struct DecodeIo {
     v = rc.direct(bits);
     return true;
   }
-  bool residual(ResidualModel& m, std::int64_t& r, int max_exponent, std::uint64_t max_magnitude) {
+  bool residual(ResidualModelRef m, std::int64_t& r, int max_exponent, std::uint64_t max_magnitude) {
     r = adaptive ? decode_residual(rc, m, max_exponent) : decode_residual_fixed(rc, max_exponent);
     return checked(r, max_magnitude);
   }
   // An adaptive residual whose zero flag was read already and said no.
-  bool nonzero_residual(ResidualModel& m, std::int64_t& r, int max_exponent, std::uint64_t max_magnitude) {
+  bool nonzero_residual(ResidualModelRef m, std::int64_t& r, int max_exponent, std::uint64_t max_magnitude) {
     r = decode_nonzero_residual(rc, m, max_exponent);
     return checked(r, max_magnitude);
   }
@@ -101,7 +101,7 @@ bool store_decoded(Io& io, const ComponentSpec& c, std::uint32_t pred, std::int6
 // adaptive zero flag already read as no); out of line, so that the common
 // case below inlines into the entity loops without this frame.
 template <class Io, bool kZeroFlagRead = false>
-[[gnu::noinline]] bool code_value_full(Io& io, ResidualModel& model, const ComponentSpec& c, std::uint32_t pred,
+[[gnu::noinline]] bool code_value_full(Io& io, ResidualModelRef model, const ComponentSpec& c, std::uint32_t pred,
                                        std::uint32_t& value, int& context) {
   std::int64_t r = 0;
   if constexpr (!Io::kDecoding) {
@@ -123,18 +123,18 @@ template <class Io, bool kZeroFlagRead = false>
 }
 
 template <class Io>
-inline bool code_value(Io& io, ResidualModel& model, const ComponentSpec& c, std::uint32_t pred, std::uint32_t& value,
+inline bool code_value(Io& io, ResidualModelRef model, const ComponentSpec& c, std::uint32_t pred, std::uint32_t& value,
                        int& context) {
   // Most components of a changed entity sit exactly on their prediction:
   // one decision, with none of the rest (context 0 never raises the
   // context).
   if (io.adaptive) {
     if constexpr (Io::kDecoding) {
-      if (!io.rc.bit(model.zero)) return code_value_full<Io, true>(io, model, c, pred, value, context);
+      if (!io.rc.bit(*model.zero)) return code_value_full<Io, true>(io, model, c, pred, value, context);
       return store_decoded(io, c, pred, 0, value);
     } else {
       if (value == pred) {
-        io.rc.bit(model.zero, true);
+        io.rc.bit(*model.zero, true);
         return true;
       }
     }
@@ -143,8 +143,9 @@ inline bool code_value(Io& io, ResidualModel& model, const ComponentSpec& c, std
 }
 
 template <class Io>
-bool code_quat(Io& io, std::span<const ComponentSpec> cs, std::span<ComponentModels> models, const std::uint32_t* base,
-               const std::uint32_t* ref, std::int64_t num, std::int64_t den, std::uint32_t* codes, int& context) {
+bool code_quat(Io& io, std::span<const ComponentSpec> cs, TypeModels& models, std::size_t first,
+               const std::uint32_t* base, const std::uint32_t* ref, std::int64_t num, std::int64_t den,
+               std::uint32_t* codes, int& context) {
   const std::uint32_t steps = cs[1].max_code;
   const bool motion = ref != nullptr && cs[0].motion;
   FixedQuat predicted;
@@ -155,7 +156,7 @@ bool code_quat(Io& io, std::span<const ComponentSpec> cs, std::span<ComponentMod
   }
   std::uint32_t index = codes[0];
   bool same = index == predicted_index;
-  if (!io.flag(models[0].same_index, same)) return false;
+  if (!io.flag(models.component(first).same_index(), same)) return false;
   if (same) {
     index = predicted_index;
   } else if (!io.raw(index, 2)) {
@@ -168,8 +169,7 @@ bool code_quat(Io& io, std::span<const ComponentSpec> cs, std::span<ComponentMod
   }
   if constexpr (Io::kDecoding) codes[0] = index;
   for (std::size_t k = 0; k < 3; ++k) {
-    if (!code_value(io, models[1 + k].residual[static_cast<std::size_t>(context)], cs[1 + k], pred[k], codes[1 + k],
-                    context)) {
+    if (!code_value(io, models.component(first + 1 + k).residual(context), cs[1 + k], pred[k], codes[1 + k], context)) {
       return false;
     }
   }
@@ -194,7 +194,7 @@ bool code_motion_choice(Io& io, const TypeSpec& type, TypeModels& models, std::v
     for (std::size_t i = first; i < last; ++i) {
       if (!type.components[i].motion || type.components[i].max_code == 0) continue;
       bool use = mask[i] != 0;
-      if (!io.flag(models.components[i].motion, use)) return false;
+      if (!io.flag(models.component(i).motion(), use)) return false;
       mask[i] = use ? 1 : 0;
     }
   }
@@ -211,8 +211,8 @@ bool code_changed_entity(Io& io, const TypeSpec& type, TypeModels& models, const
     const std::size_t first = f.offset;
     if (f.kind == FieldKind::kQuat) {
       const bool moves = m.ref != nullptr && (motion == nullptr || motion[first] != 0);
-      if (!code_quat(io, std::span(type.components).subspan(first, 4), std::span(models.components).subspan(first, 4),
-                     base + first, moves ? m.ref + first : nullptr, m.num, m.den, codes + first, context)) {
+      if (!code_quat(io, std::span(type.components).subspan(first, 4), models, first, base + first,
+                     moves ? m.ref + first : nullptr, m.num, m.den, codes + first, context)) {
         return false;
       }
       continue;
@@ -224,8 +224,7 @@ bool code_changed_entity(Io& io, const TypeSpec& type, TypeModels& models, const
         continue;
       }
       const std::uint32_t pred = predicted(c, base, m, i, c.second_order, motion);
-      if (!code_value(io, models.components[i].residual[static_cast<std::size_t>(context)], c, pred, codes[i],
-                      context)) {
+      if (!code_value(io, models.component(i).residual(context), c, pred, codes[i], context)) {
         return false;
       }
     }

@@ -35,10 +35,26 @@ inline int residual_context(std::int64_t r) {
   return m == 0 ? 0 : (m == 1 ? 1 : 2);
 }
 
-struct ComponentModels {
-  std::array<ResidualModel, kResidualContexts> residual;
-  BitModel same_index;  // quaternions: largest component as predicted
-  BitModel motion;      // this packet predicts the field from motion (else holds it)
+// One component's models, inside its type's table: the quaternion
+// index flag, the motion flag, then per context a zero flag and as many
+// exponent steps as the component's range can use.
+class ComponentModels {
+ public:
+  ComponentModels(BitModel* at, int exponents) : at_(at), exponents_(exponents) {}
+  BitModel& same_index() { return at_[0]; }  // quaternions: largest component as predicted
+  BitModel& motion() { return at_[1]; }      // this packet predicts the field from motion (else holds it)
+  ResidualModelRef residual(int context) {
+    BitModel* r = at_ + 2 + static_cast<std::ptrdiff_t>(context) * (1 + exponents_);
+    return {r, r + 1};
+  }
+  // Models a component of `exponents` steps takes.
+  static std::size_t size(int exponents) {
+    return 2 + static_cast<std::size_t>(kResidualContexts) * (1 + static_cast<std::size_t>(exponents));
+  }
+
+ private:
+  BitModel* at_;
+  int exponents_;
 };
 
 // An op is coded as "the same as the previous entity's?" and, if not,
@@ -57,8 +73,31 @@ inline void other_ops(std::size_t prev, std::size_t out[3]) {
   }
 }
 
-struct TypeModels {
-  std::vector<ComponentModels> components;
+// A type's models, one table: each component gets only the exponent steps
+// its range can use (a position of 16 bits 16, not the 32 of the widest),
+// which halves what a table costs to hold and to copy for a packet.
+class TypeModels {
+ public:
+  // Fresh models for `spec`.
+  void reset(const TypeSpec& spec) {
+    offsets_.clear();
+    exponents_.clear();
+    std::size_t size = 0;
+    for (const ComponentSpec& c : spec.components) {
+      const int e = max_exponent_for(max_magnitude(c));
+      offsets_.push_back(static_cast<std::uint32_t>(size));
+      exponents_.push_back(static_cast<std::uint8_t>(e));
+      size += ComponentModels::size(e);
+    }
+    bits_.assign(size, BitModel{});
+  }
+  ComponentModels component(std::size_t i) { return {bits_.data() + offsets_[i], exponents_[i]}; }
+  std::size_t bytes() const { return bits_.size() * sizeof(BitModel); }
+
+ private:
+  std::vector<BitModel> bits_;
+  std::vector<std::uint32_t> offsets_;  // by component, into bits_
+  std::vector<std::uint8_t> exponents_;
 };
 
 // The models a packet ended with; immutable once published, shared by
@@ -100,7 +139,7 @@ class BodyModels {
       if (from != nullptr) {
         *block = *from;
       } else {
-        block->components.assign(schema.type(id).stride(), ComponentModels{});
+        block->reset(schema.type(id));
       }
     }
     return *block;

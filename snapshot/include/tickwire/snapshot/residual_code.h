@@ -40,6 +40,17 @@ struct ResidualModel {
   std::array<BitModel, kMaxExponent + 1> exponent;  // one per unary step
 };
 
+// Where a residual's models are: its zero flag and its exponent steps, as
+// many as its max_exponent uses (a snapshot's tables hold only those: see
+// TypeModels).
+struct ResidualModelRef {
+  BitModel* zero;
+  BitModel* exponent;
+  ResidualModelRef(BitModel* zero_model, BitModel* exponents) : zero(zero_model), exponent(exponents) {}
+  ResidualModelRef(ResidualModel& m)  // NOLINT(google-explicit-constructor): a model is where it is
+      : zero(&m.zero), exponent(m.exponent.data()) {}
+};
+
 // m in [1, 2^(max_exponent + 1)); the terminating unary bit is left out at
 // max_exponent, where it carries no information.
 inline void encode_magnitude(RangeEncoder& rc, MagnitudeModel& mm, std::uint32_t m, int max_exponent) {
@@ -68,29 +79,29 @@ inline std::uint32_t decode_magnitude(RangeDecoder& rc, MagnitudeModel& mm, int 
 // |r| < 2^(max_exponent + 1). The exponent goes in unary: a tree would
 // take fewer decisions for large residuals, but measured slower, its extra
 // branching costing more than the decisions it saves.
-inline void encode_residual(RangeEncoder& rc, ResidualModel& rm, std::int64_t r, int max_exponent) {
-  rc.bit(rm.zero, r == 0);
+inline void encode_residual(RangeEncoder& rc, ResidualModelRef rm, std::int64_t r, int max_exponent) {
+  rc.bit(*rm.zero, r == 0);
   if (r == 0) return;
   rc.raw_bit(r < 0);
   const auto m = static_cast<std::uint32_t>(r < 0 ? -r : r);
   const int e = static_cast<int>(std::bit_width(m)) - 1;
-  for (int i = 0; i < e; ++i) rc.bit(rm.exponent[static_cast<std::size_t>(i)], true);
-  if (e < max_exponent) rc.bit(rm.exponent[static_cast<std::size_t>(e)], false);
+  for (int i = 0; i < e; ++i) rc.bit(rm.exponent[i], true);
+  if (e < max_exponent) rc.bit(rm.exponent[e], false);
   if (e > 0) rc.direct(m & ((1U << e) - 1U), e);
 }
 
 // The rest of a residual once its zero flag said it is not zero.
-inline std::int64_t decode_nonzero_residual(RangeDecoder& rc, ResidualModel& rm, int max_exponent) {
+inline std::int64_t decode_nonzero_residual(RangeDecoder& rc, ResidualModelRef rm, int max_exponent) {
   const bool negative = rc.raw_bit();
   int e = 0;
-  while (e < max_exponent && rc.bit(rm.exponent[static_cast<std::size_t>(e)])) ++e;
+  while (e < max_exponent && rc.bit(rm.exponent[e])) ++e;
   std::int64_t m = 1;
   if (e > 0) m = (m << e) | rc.direct(e);
   return negative ? -m : m;
 }
 
-inline std::int64_t decode_residual(RangeDecoder& rc, ResidualModel& rm, int max_exponent) {
-  if (rc.bit(rm.zero)) return 0;
+inline std::int64_t decode_residual(RangeDecoder& rc, ResidualModelRef rm, int max_exponent) {
+  if (rc.bit(*rm.zero)) return 0;
   return decode_nonzero_residual(rc, rm, max_exponent);
 }
 
