@@ -13,6 +13,13 @@ constexpr std::size_t kMinBudget = 64;
 // little, so selection aims this far under the budget.
 constexpr double kSelectionMargin = 0.97;
 constexpr int kMaxFitPasses = 5;
+// The spans the reference search tries; the longest is how far behind the
+// baseline an automatic reference can lie.
+constexpr std::int64_t kSpanLadder[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+constexpr std::uint32_t kLongestSpan = 32;
+// Spare storage kept beyond this is freed: a burst of releases (one ack
+// after a long silence) leaves more than the next states need.
+constexpr std::size_t kMaxSpare = 4;
 
 SenderConfig checked(SenderConfig c) {
   if (c.tick_rate == 0) throw std::invalid_argument("SnapshotSender: tick_rate must be > 0");
@@ -31,6 +38,56 @@ SnapshotSender::SnapshotSender(Schema schema, SenderConfig config)
     for (const ComponentSpec& c : t.components) second_order_fields_ = second_order_fields_ || c.second_order;
     motion_choice_.emplace_back(t.stride(), std::uint8_t{1});
   }
+  reach_ = reach();
+  spare_.reserve(kMaxSpare);
+}
+
+// Ticks behind the baseline that a state may still be used: as the
+// reference (within the reach of the span search) or, for acceleration
+// fields, as the second reference behind it. Without motion prediction
+// nothing older than the baseline is used.
+std::uint32_t SnapshotSender::reach() const {
+  if (!config_.delta || !config_.motion_prediction) return 0;
+  std::uint32_t first = config_.reference_reach;
+  if (first == 0) {
+    if (config_.reference_span != 0) {
+      first = config_.reference_span;
+    } else if (config_.adaptive_reference_span) {
+      first = kLongestSpan;
+    } else {
+      first = config_.history_ticks;  // the baseline's age: any span
+    }
+  }
+  const std::uint64_t both = std::uint64_t{first} * (second_order_fields_ ? 2 : 1);
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(both, config_.history_ticks));
+}
+
+// With `baseline` the newest acknowledged state, the others older than it
+// are never a baseline again; of those, the unacknowledged ones are never
+// a reference either, and the acknowledged ones only within reach. Their
+// slots are emptied (a late ack of one is then ignored) and the storage
+// kept for the next states.
+void SnapshotSender::release_views_behind(Tick baseline) {
+  for (StateRing::Slot& s : views_.slots()) {
+    if (!s.tick || !(*s.tick < baseline)) continue;
+    if (s.acked && baseline - *s.tick <= static_cast<std::int64_t>(reach_)) continue;
+    s.tick.reset();
+    s.acked = false;
+    ++stats_.views_released;
+    if (spare_.size() < kMaxSpare) {
+      s.state.clear();
+      spare_.push_back(std::move(s.state));
+    }
+    s.state = WorldState{};
+  }
+}
+
+// scratch_ holds what the last claimed slot held before: when that was a
+// released (empty) state, the next view is built in spare storage instead.
+void SnapshotSender::take_spare_for_scratch() {
+  if (scratch_.capacity() > 0 || spare_.empty()) return;
+  scratch_ = std::move(spare_.back());
+  spare_.pop_back();
 }
 
 void SnapshotSender::reset() {
@@ -41,7 +98,7 @@ void SnapshotSender::reset() {
   probe_countdown_ = 0;
   for (auto& choice : motion_choice_) std::fill(choice.begin(), choice.end(), std::uint8_t{1});
   tokens_ = 0.0;
-  std::fill(seen_.begin(), seen_.end(), Seen{});
+  waiting_.clear();
 }
 
 void SnapshotSender::acknowledge(Tick tick) {
@@ -62,6 +119,7 @@ void SnapshotSender::acknowledge(Tick tick) {
   for (StateRing::Slot& s : views_.slots()) {
     if (s.tick && *s.tick < tick && s.state.models() != nullptr) s.state.set_models(nullptr);
   }
+  release_views_behind(tick);
 }
 
 const WorldState* SnapshotSender::view(Tick tick) const {
@@ -94,13 +152,12 @@ const WorldState* SnapshotSender::choose_reference(Tick newer, std::int64_t targ
 // Tries the acknowledged states at spans along a ladder and returns the
 // span whose estimated residuals are smallest; 0 when there is none.
 std::int64_t SnapshotSender::probe_reference_span(const WorldState& current, const WorldState& baseline, Tick now) {
-  constexpr std::int64_t kLadder[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
   constexpr std::size_t kProbeEntities = 32;
-  const WorldState* tried[std::size(kLadder)] = {};
+  const WorldState* tried[std::size(kSpanLadder)] = {};
   std::size_t tried_count = 0;
   std::int64_t best_span = 0;
   std::uint64_t best_bits = 0;
-  for (const std::int64_t rung : kLadder) {
+  for (const std::int64_t rung : kSpanLadder) {
     const WorldState* ref = choose_reference(baseline.tick(), rung, now);
     if (ref == nullptr || std::find(tried, tried + tried_count, ref) != tried + tried_count) continue;
     tried[tried_count++] = ref;
@@ -179,14 +236,7 @@ void SnapshotSender::encode(const WorldState& current, const WorldHistory* histo
       reference2 = choose_reference(reference->tick(), baseline->tick() - reference->tick(), now);
     }
   }
-  // How long each spawn has waited: since this client first had it to see.
-  for (const DeltaItem& item : items_) {
-    if (item.op != EntityOp::kSpawned) continue;
-    const EntityState& e = current.entities()[item.current];
-    if (e.id.value >= seen_.size()) seen_.resize(static_cast<std::size_t>(e.id.value) + 1);
-    Seen& seen = seen_[e.id.value];
-    if (!seen.valid || seen.generation != e.generation) seen = Seen{now.value(), e.generation, true};
-  }
+  update_waiting(current, now);
 
   EncodeInput in{&current, baseline, reference, reference2, config_.adaptive_coding, config_.inherit_models};
   in.motion_choice = &motion_choice_;
@@ -211,11 +261,43 @@ void SnapshotSender::encode(const WorldState& current, const WorldHistory* histo
   // The view just built becomes the state recorded for this tick.
   StateRing::Slot& slot = views_.claim(now);
   std::swap(slot.state, scratch_);
+  take_spare_for_scratch();
   ++stats_.snapshots;
   if (baseline == nullptr) ++stats_.full_snapshots;
   stats_.bytes += out.size();
   tokens_ -= static_cast<double>(out.size());
   last_tick_ = now;
+}
+
+// Merges the spawns of this snapshot (items_ lists them in id order) into
+// the waiting list: a spawn already waiting keeps its start, a new one (or
+// a new generation) starts now, and entries no snapshot needed for
+// history_ticks go.
+void SnapshotSender::update_waiting(const WorldState& current, Tick now) {
+  waiting_next_.clear();
+  const auto keep_old = [&](const Waiting& w) {
+    if (now - Tick(w.last) < static_cast<std::int64_t>(config_.history_ticks)) waiting_next_.push_back(w);
+  };
+  std::size_t k = 0;
+  for (const DeltaItem& item : items_) {
+    if (item.op != EntityOp::kSpawned) continue;
+    const EntityState& e = current.entities()[item.current];
+    for (; k < waiting_.size() && waiting_[k].id < e.id.value; ++k) keep_old(waiting_[k]);
+    std::uint32_t since = now.value();
+    if (k < waiting_.size() && waiting_[k].id == e.id.value) {
+      if (waiting_[k].generation == e.generation) since = waiting_[k].since;
+      ++k;
+    }
+    waiting_next_.push_back({e.id.value, e.generation, since, now.value()});
+  }
+  for (; k < waiting_.size(); ++k) keep_old(waiting_[k]);
+  std::swap(waiting_, waiting_next_);
+}
+
+Tick SnapshotSender::waiting_since(EntityId id) const {
+  const auto it = std::lower_bound(waiting_.begin(), waiting_.end(), id.value,
+                                   [](const Waiting& w, std::uint32_t v) { return w.id < v; });
+  return Tick(it != waiting_.end() && it->id == id.value ? it->since : 0);
 }
 
 // Encodes everything; when that is over budget, keeps the entities that
@@ -237,7 +319,7 @@ void SnapshotSender::fit(const EncodeInput& in, std::size_t budget, std::vector<
     const DeltaItem& item = items_[i];
     if (item.op != EntityOp::kChanged && item.op != EntityOp::kSpawned) continue;
     const EntityState& e = in.current->entities()[item.current];
-    const std::int64_t waited = item.op == EntityOp::kSpawned ? now - Tick(seen_[e.id.value].since)
+    const std::int64_t waited = item.op == EntityOp::kSpawned ? now - waiting_since(e.id)
                                                               : now - in.baseline->entities()[item.base].updated;
     claim_[i] = priority_of(e.id, e.type) * static_cast<float>(waited + 1);
   }

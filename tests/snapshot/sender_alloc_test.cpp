@@ -80,6 +80,9 @@ TEST(SenderAllocations, SteadyStateEncodeAllocatesNothing) {
   for (int c = 0; c < kClients; ++c) {
     SenderConfig config;
     config.max_payload = c == 0 ? 300 : 1100;  // client 0's budget forces selection
+    // Clients 2 and 3 keep few references: their states are released and
+    // their storage reused.
+    if (c >= 2) config.reference_reach = 4;
     senders.push_back(std::make_unique<SnapshotSender>(k.schema, config));
     for (std::size_t i = static_cast<std::size_t>(c); i < ids.size(); i += 2)
       relevant[static_cast<std::size_t>(c)].push_back(ids[i]);
@@ -114,6 +117,7 @@ TEST(SenderAllocations, SteadyStateEncodeAllocatesNothing) {
     if (t > kWarm) during += g_allocations.load() - before;
   }
   EXPECT_GT(senders[0]->stats().extra_passes, 0U) << "the tight budget was meant to force selection";
+  EXPECT_GT(senders[2]->stats().views_released, 0U) << "the short reach was meant to release states";
   EXPECT_EQ(during, 0U) << "allocations in 300 warm ticks of " << kClients << " clients";
 }
 

@@ -49,6 +49,13 @@ struct SenderConfig {
   // ones follow changes of velocity sooner (players that turn).
   std::uint32_t reference_span = 0;
   std::uint32_t reference_probe_interval = 64;
+  // How far behind the baseline a reference may lie, in ticks (twice that
+  // for the second reference of acceleration fields). The sender keeps the
+  // acknowledged states within reach and gives the storage of the others
+  // back: most of what a client costs the server in memory. 0 means the
+  // furthest the span search tries (32), or reference_span when that is
+  // set; at most history_ticks.
+  std::uint32_t reference_reach = 0;
   // With the same probe, per field: predict from motion or hold the last
   // value, whichever its recent traffic says is cheaper (a facing that
   // snaps is cheaper held; one that sweeps, extrapolated).
@@ -72,6 +79,7 @@ struct SenderStats {
   std::uint64_t extra_passes = 0;  // re-encodings to fit the budget
   std::uint64_t acks = 0;
   std::uint64_t acks_ignored = 0;  // ticks never sent, or too old
+  std::uint64_t views_released = 0;  // states given up as beyond any reference's reach
 };
 
 class SnapshotSender {
@@ -126,6 +134,9 @@ class SnapshotSender {
   float priority_of(EntityId id, TypeId type) const;
   void encode(const WorldState& current, const WorldHistory* history, std::vector<std::uint8_t>& out);
   void fit(const EncodeInput& in, std::size_t budget, std::vector<std::uint8_t>& out);
+  std::uint32_t reach() const;
+  void release_views_behind(Tick baseline);
+  void take_spare_for_scratch();
 
   Schema schema_;
   SenderConfig config_;
@@ -141,19 +152,33 @@ class SnapshotSender {
   std::vector<std::vector<std::uint8_t>> motion_choice_;  // per type and component, as EncodeInput
   PredictionCosts costs_;
   std::uint32_t probe_countdown_ = 0;
-  // By entity id: the tick this client first had the entity (of this
-  // generation) to see, which is how long a spawn has waited.
-  struct Seen {
-    std::uint32_t since = 0;
+  // The spawns this client waits for, in id order, each with the tick it
+  // first had the entity (of this generation) to see: how long the spawn
+  // has waited. Consecutive snapshots build on different baselines, so a
+  // spawn one of them no longer needs may still wait in the next; an
+  // entry goes once no snapshot has needed it for history_ticks. The list
+  // follows what the client sees, not the largest entity id the world
+  // ever used.
+  struct Waiting {
+    std::uint32_t id = 0;
     std::uint32_t generation = 0;
-    bool valid = false;
+    std::uint32_t since = 0;
+    std::uint32_t last = 0;  // the newest snapshot it waited in
   };
-  std::vector<Seen> seen_;
+  void update_waiting(const WorldState& current, Tick now);
+  Tick waiting_since(EntityId id) const;
+  std::vector<Waiting> waiting_;
+  std::vector<Waiting> waiting_next_;
   std::vector<float> claim_;  // per item, for the selection
   std::vector<DeltaItem> items_;
   std::vector<std::uint32_t> item_bits_;
   std::vector<std::uint32_t> order_;
   WorldState scratch_;
+  // Storage of released states, for the next states built: released
+  // states come free at the rate new ones are built, so this stays small
+  // and a warm sender allocates nothing.
+  std::vector<WorldState> spare_;
+  std::uint32_t reach_ = 0;  // reference_reach as applied, doubled for second order
   SenderStats stats_;
 };
 

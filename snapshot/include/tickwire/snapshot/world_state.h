@@ -97,6 +97,8 @@ class WorldState {
     if (entities > entities_.capacity()) entities_.reserve(entities);
   }
   const SharedCodes* shared() const { return shared_; }
+  // Entities it has room for without allocating.
+  std::size_t capacity() const { return entities_.capacity(); }
   // Appends an entity whose codes are those at `e.offset` in the shared
   // capture of tick `e.updated`.
   void append_shared(const EntityState& e) { entities_.push_back(e); }
