@@ -146,7 +146,7 @@ void Server::welcome(Slot& slot, Time now) {
   slot.tracker =
       std::make_unique<timesync::InputArrivalTracker>(timesync::InputArrivalTrackerConfig{config_.tick_rate});
   slot.view_judge = std::make_unique<ViewJudge>(lagcomp::RewindPolicyConfig{config_.view_tolerance},
-                                                config_.max_input_ticks_ahead + 256);
+                                                config_.max_input_ticks_ahead + 2);
   slot.neutral = std::make_unique<snapshot::Record>(game_.schema(), game_.input_type());
 
   PacketPrefix prefix;
@@ -195,11 +195,11 @@ void Server::handle_unreliable(Slot& slot, const std::vector<std::uint8_t>& byte
     }
     if (!accept_header(slot, header, now)) return;
     const NetworkTime arrival = server_time_at(now);
+    const Tick next = tick_ + 1;
     for (std::size_t i = 0; i < packet.inputs.size(); ++i) {
       slot.tracker->on_input(packet.first_tick + static_cast<std::int64_t>(i), arrival);
-      slot.view_judge->on_input(packet.first_tick + static_cast<std::int64_t>(i), arrival);
+      slot.view_judge->on_input(packet.first_tick + static_cast<std::int64_t>(i), arrival, next);
     }
-    const Tick next = tick_ + 1;
     if (slot.queue->receive(packet, next) > 0 && !slot.first_input_tick) {
       slot.first_input_tick = std::max(packet.first_tick, next);
     }

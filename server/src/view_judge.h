@@ -17,14 +17,19 @@ namespace tickwire::server {
 
 class ViewJudge {
  public:
-  // `window_ticks`: arrivals remembered around the present (the input
-  // queue's reach ahead plus the history behind).
+  // `window_ticks`: arrivals remembered, from the next tick to run on (the
+  // input queue's reach ahead, plus one).
   ViewJudge(const lagcomp::RewindPolicyConfig& policy, std::size_t window_ticks)
       : policy_(policy), arrivals_(window_ticks) {}
 
-  // A copy of the input for `tick` arrived at server time `arrival`; only
-  // the first copy's arrival counts.
-  void on_input(Tick tick, const NetworkTime& arrival) {
+  // A copy of the input for `tick` arrived at server time `arrival`, with
+  // `next` the next tick the server runs; only the first copy's arrival
+  // counts. Copies of ticks already run (the redundant copies every input
+  // packet carries) are never judged, and are not kept: kept, they would
+  // take the slots of inputs still to come. Nor are ticks beyond the
+  // window, which the input queue refuses.
+  void on_input(Tick tick, const NetworkTime& arrival, Tick next) {
+    if (tick < next || tick - next >= static_cast<std::int64_t>(arrivals_.capacity())) return;
     if (!arrivals_.contains(tick)) arrivals_.insert(tick, arrival);
   }
 

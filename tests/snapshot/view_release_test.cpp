@@ -76,7 +76,7 @@ std::size_t held(const SnapshotSender& s, std::uint32_t now) {
 
 TEST(ViewRelease, InOrderAcksChangeNoByteAndHoldOnlyTheReach) {
   Movers m;
-  SnapshotSender releasing(m.schema, config(0));         // the automatic reach: 32
+  SnapshotSender releasing(m.schema, config(0));       // the automatic reach: 16
   SnapshotSender keeping(m.schema, config(kHistory));  // keeps every acknowledged state
   WorldHistory history(2 * kHistory);
   std::size_t most_held = 0;
@@ -94,8 +94,8 @@ TEST(ViewRelease, InOrderAcksChangeNoByteAndHoldOnlyTheReach) {
     }
     if (t > 100) most_held = std::max(most_held, held(releasing, t));
   }
-  // The baseline, 32 behind it and the two in flight (and this one).
-  EXPECT_LE(most_held, 1U + 32U + 3U);
+  // The baseline, 16 behind it and the two in flight (and this one).
+  EXPECT_LE(most_held, 1U + 16U + 3U);
   EXPECT_EQ(held(keeping, 400), kHistory);
   EXPECT_GT(releasing.stats().views_released, 0U);
 }

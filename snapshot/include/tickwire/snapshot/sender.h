@@ -53,7 +53,7 @@ struct SenderConfig {
   // for the second reference of acceleration fields). The sender keeps the
   // acknowledged states within reach and gives the storage of the others
   // back: most of what a client costs the server in memory. 0 means the
-  // furthest the span search tries (32), or reference_span when that is
+  // furthest the span search tries (16), or reference_span when that is
   // set; at most history_ticks.
   std::uint32_t reference_reach = 0;
   // With the same probe, per field: predict from motion or hold the last
