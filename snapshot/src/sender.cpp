@@ -67,14 +67,20 @@ std::uint32_t SnapshotSender::reach() const {
 }
 
 // With `baseline` the newest acknowledged state, the others older than it
-// are never a baseline again; of those, the unacknowledged ones are never
-// a reference either, and the acknowledged ones only within reach. Their
-// slots are emptied (a late ack of one is then ignored) and the storage
-// kept for the next states.
+// are never a baseline again. The unacknowledged ones are never a
+// reference either, and the acknowledged ones only within reach: the
+// slots of the rest are emptied (a late ack of one is then ignored) and
+// their storage kept for the next states. Those that stay serve only as
+// references, which need their codes alone, so their coding models go:
+// without this every client would keep a model table per state of its
+// history.
 void SnapshotSender::release_views_behind(Tick baseline) {
   for (StateRing::Slot& s : views_.slots()) {
     if (!s.tick || !(*s.tick < baseline)) continue;
-    if (s.acked && baseline - *s.tick <= static_cast<std::int64_t>(reach_)) continue;
+    if (s.acked && baseline - *s.tick <= static_cast<std::int64_t>(reach_)) {
+      if (s.state.models() != nullptr) s.state.set_models(nullptr);
+      continue;
+    }
     s.tick.reset();
     s.acked = false;
     ++stats_.views_released;
@@ -115,14 +121,6 @@ void SnapshotSender::acknowledge(Tick tick) {
   slot->acked = true;
   if (newest_acked_ && tick <= *newest_acked_) return;
   newest_acked_ = tick;
-  // Only the newest acknowledged state is ever a baseline again (older
-  // ones serve as references, which need their codes alone), so the
-  // coding models of the older states go. Without this every client
-  // would keep a model table per state of its history, most of what a
-  // client costs the server in memory.
-  for (StateRing::Slot& s : views_.slots()) {
-    if (s.tick && *s.tick < tick && s.state.models() != nullptr) s.state.set_models(nullptr);
-  }
   release_views_behind(tick);
 }
 
