@@ -57,6 +57,10 @@ struct RunResult {
   std::uint64_t decoded = 0;
   std::uint64_t dropped = 0;
   std::uint64_t mismatches = 0;  // decoded states that differ from what the server recorded
+  // Decoded after the client acknowledged a newer one, when the server had
+  // already let its copy go (it can never be a baseline or reference): not
+  // comparable. Zero on an in-order link.
+  std::uint64_t unverified = 0;
   std::uint64_t deferred = 0;    // entity updates left for a later packet by the budget
 };
 

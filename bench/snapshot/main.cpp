@@ -144,6 +144,10 @@ void print_row(const RunResult& r) {
     std::printf("  ERROR: %llu decoded states differ from what the server recorded\n",
                 static_cast<unsigned long long>(r.mismatches));
   }
+  if (r.unverified != 0) {
+    std::printf("  note: %llu states arrived after a newer one was acknowledged and were not compared\n",
+                static_cast<unsigned long long>(r.unverified));
+  }
   std::fflush(stdout);
 }
 
