@@ -1,9 +1,13 @@
 // Snapshot encoding on worker threads (ServerConfig::workers): how many
 // clients' snapshots per second 1 and 2 workers encode, the way the
 // server's tick does it. An arena of 256 moving players, each client sent
-// its nearest 64 with a sender of its own, acks two ticks behind. The
-// world's ticks are captured before timing starts, so only encoding and
-// the hand-out of clients to threads are timed.
+// its nearest 64 with a sender of its own, acks two ticks behind. As in
+// the server, every sender encodes from one shared history of captures
+// (SnapshotSender::encode(history, tick, out)), so the views point into it
+// and states beyond a reference's reach are released. The world's ticks
+// are computed before timing starts and each is captured into the history
+// with the timer paused, so only encoding and the hand-out of clients to
+// threads are timed.
 //
 //   bench_encode_workers [--benchmark_out=FILE --benchmark_out_format=json]
 
@@ -16,6 +20,8 @@
 #include "encode_pool.h"
 #include "tickwire/arena/arena.h"
 #include "tickwire/snapshot/sender.h"
+#include "tickwire/snapshot/state_ring.h"
+#include "tickwire/snapshot/world.h"
 #include "tickwire/snapshot/world_state.h"
 
 namespace {
@@ -78,9 +84,18 @@ void encode_on_workers(benchmark::State& state) {
     senders.push_back(std::make_unique<snapshot::SnapshotSender>(arena::schema().schema));
     senders.back()->set_relevancy(snapshot::Relevancy::of_ids(s.near[c]));
   }
+  // Twice the snapshot history deep, as the server keeps it.
+  snapshot::WorldHistory history(2 * snapshot::SenderConfig{}.history_ticks);
+  snapshot::World world(arena::schema().schema);
   std::size_t t = 0;
   std::uint64_t bytes = 0;
-  const std::function<void(std::size_t)> job = [&](std::size_t c) { senders[c]->encode(s.ticks[t], out[c]); };
+  const std::function<void(std::size_t)> job = [&](std::size_t c) {
+    senders[c]->encode(history, s.ticks[t].tick(), out[c]);
+  };
+  const auto capture = [&] {
+    snapshot::restore(s.ticks[t], world);
+    history.capture(world, s.ticks[t].tick());
+  };
   const auto one_tick = [&] {
     pool.run(kClients, job);
     for (std::size_t c = 0; c < kClients; ++c) {
@@ -89,13 +104,19 @@ void encode_on_workers(benchmark::State& state) {
     }
     ++t;
   };
-  while (t < kWarmTicks) one_tick();
+  while (t < kWarmTicks) {
+    capture();
+    one_tick();
+  }
   bytes = 0;
   for (auto _ : state) {
     if (t == s.ticks.size()) {
       state.SkipWithError("ran out of captured ticks");
       break;
     }
+    state.PauseTiming();
+    capture();
+    state.ResumeTiming();
     one_tick();
   }
   const auto encoded = state.iterations() * static_cast<benchmark::IterationCount>(kClients);

@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -61,12 +62,25 @@ struct Args {
   bool enet = false;
 };
 
+constexpr const char* kUsage =
+    "usage: bench_snapshot [--transport sim|enet|both] "
+    "[--scene asteroids|asteroids_simple|cubes_idle|arena|arena_smooth] [--seconds N] [--warmup N] "
+    "[--json FILE] [--seed N] [--ablation] [--reference-span TICKS]\n";
+
 [[noreturn]] void usage(const char* why) {
-  std::cerr << "bench_snapshot: " << why << "\n"
-            << "usage: bench_snapshot [--transport sim|enet|both] "
-               "[--scene asteroids|asteroids_simple|cubes_idle|arena|arena_smooth] [--seconds N] [--warmup N] "
-               "[--json FILE] [--seed N] [--ablation] [--reference-span TICKS]\n";
+  std::cerr << "bench_snapshot: " << why << "\n" << kUsage;
   std::exit(2);
+}
+
+// A whole non-negative integer, or a usage error naming the option.
+std::uint64_t whole_number(const std::string& text, const std::string& option) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+  if (text.empty() || text[0] == '-' || end == nullptr || *end != '\0' || errno != 0) {
+    usage((option + " needs a whole number, not '" + text + "'").c_str());
+  }
+  return v;
 }
 
 Args parse(int argc, char** argv) {
@@ -77,7 +91,10 @@ Args parse(int argc, char** argv) {
       if (i + 1 >= argc) usage(("missing value for " + arg).c_str());
       return argv[++i];
     };
-    if (arg == "--scene") {
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage;
+      std::exit(0);
+    } else if (arg == "--scene") {
       a.scene = value();
     } else if (arg == "--seconds") {
       a.seconds = std::atof(value().c_str());
@@ -88,11 +105,13 @@ Args parse(int argc, char** argv) {
     } else if (arg == "--json") {
       a.json = value();
     } else if (arg == "--seed") {
-      a.seed = std::strtoull(value().c_str(), nullptr, 10);
+      a.seed = whole_number(value(), arg);
     } else if (arg == "--ablation") {
       a.ablation = true;
     } else if (arg == "--reference-span") {
-      a.reference_span = static_cast<std::uint32_t>(std::strtoul(value().c_str(), nullptr, 10));
+      const std::uint64_t span = whole_number(value(), arg);
+      if (span > 4096) usage("--reference-span must be at most 4096 ticks");
+      a.reference_span = static_cast<std::uint32_t>(span);
     } else if (arg == "--transport") {
       const std::string t = value();
       if (t != "sim" && t != "enet" && t != "both") usage("--transport must be sim, enet or both");
