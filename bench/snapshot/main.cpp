@@ -110,7 +110,7 @@ Args parse(int argc, char** argv) {
       a.ablation = true;
     } else if (arg == "--reference-span") {
       const std::uint64_t span = whole_number(value(), arg);
-      if (span > 4096) usage("--reference-span must be at most 4096 ticks");
+      if (span > tickwire::snapshot::kMaxHistoryTicks) usage("--reference-span must be at most 4096 ticks");
       a.reference_span = static_cast<std::uint32_t>(span);
     } else if (arg == "--transport") {
       const std::string t = value();
@@ -187,12 +187,13 @@ void write_json(const std::string& path, const std::vector<RunResult>& results) 
         "\"payload_up_kbps\":%.3f,\"%s_wire_up_kbps\":%.3f,\"datagrams_up_per_s\":%.3f,"
         "\"bytes_per_snapshot_p50\":%zu,\"bytes_per_snapshot_max\":%zu,\"encode_us_per_client_tick\":%.3f,"
         "\"decode_us_per_tick\":%.3f,\"capture_us_per_tick\":%.3f,"
-        "\"mean_baseline_age_ticks\":%.3f,\"snapshots\":%llu,\"decoded\":%llu,\"mismatches\":%llu}",
+        "\"mean_baseline_age_ticks\":%.3f,\"snapshots\":%llu,\"decoded\":%llu,\"mismatches\":%llu,"
+        "\"unverified\":%llu}",
         i == 0 ? "" : ",", r.scene.c_str(), r.transport.c_str(), w, r.loss, r.send_hz, r.seconds, r.warmup_seconds,
         r.down.payload_kbps, w, r.down.wire_kbps, r.down.datagrams_per_s, r.up.payload_kbps, w, r.up.wire_kbps,
         r.up.datagrams_per_s, r.bytes_p50, r.bytes_max, r.encode_us, r.decode_us, r.capture_us, r.mean_baseline_age,
         static_cast<unsigned long long>(r.snapshots), static_cast<unsigned long long>(r.decoded),
-        static_cast<unsigned long long>(r.mismatches));
+        static_cast<unsigned long long>(r.mismatches), static_cast<unsigned long long>(r.unverified));
     out << buf;
   }
   out << "\n]}\n";
