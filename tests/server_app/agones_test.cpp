@@ -13,6 +13,7 @@ namespace {
 using namespace std::chrono_literals;
 using Call = AgonesAgent::Call;
 using testing::FakeSidecar;
+using testing::HeldPort;
 
 AgonesConfig config_for(int port) {
   AgonesConfig c;
@@ -21,12 +22,6 @@ AgonesConfig config_for(int port) {
   c.retry_first = 20ms;
   c.retry_max = 100ms;
   return c;
-}
-
-// A port with nothing listening: taken from a sidecar that has gone.
-int closed_port() {
-  FakeSidecar gone;
-  return gone.port();
 }
 
 TEST(AgonesConfig, OnWithTheFlagOrTheAgonesEnvironment) {
@@ -69,7 +64,9 @@ TEST(AgonesRest, ReadsTheGameServerAndReportsFailures) {
   const auto refused = rest.ready();
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().detail.find("503"), std::string::npos) << refused.error().detail;
-  const auto nobody = AgonesRest(config_for(closed_port())).health();
+  const HeldPort closed;
+  ASSERT_GT(closed.port(), 0);
+  const auto nobody = AgonesRest(config_for(closed.port())).health();
   EXPECT_FALSE(nobody.ok());
 }
 
@@ -100,10 +97,13 @@ TEST(AgonesAgent, RetriesWhileTheSidecarRefuses) {
 }
 
 TEST(AgonesAgent, RetriesUntilTheSidecarStartsListening) {
-  const int port = closed_port();
+  HeldPort held;
+  const int port = held.port();
+  ASSERT_GT(port, 0);
   AgonesAgent agent(config_for(port), Logging::null_logger());
   agent.request(Call::kReady);
   std::this_thread::sleep_for(300ms);  // several refused connections
+  held.release();
   FakeSidecar late(port);
   ASSERT_EQ(late.port(), port);
   EXPECT_TRUE(late.wait_until([&] { return late.count("/ready") == 1; }, 3s));
@@ -122,7 +122,9 @@ TEST(AgonesAgent, RequestsNeverWaitOnASlowSidecar) {
 }
 
 TEST(AgonesAgent, GivesUpAtTheDeadlineWithoutASidecar) {
-  AgonesAgent agent(config_for(closed_port()), Logging::null_logger());
+  const HeldPort closed;
+  ASSERT_GT(closed.port(), 0);
+  AgonesAgent agent(config_for(closed.port()), Logging::null_logger());
   agent.request(Call::kShutdown);
   const auto before = std::chrono::steady_clock::now();
   EXPECT_FALSE(agent.finish(200ms));

@@ -5,6 +5,9 @@
 // still starting would.
 
 #include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <csignal>
@@ -37,6 +40,13 @@ class FakeSidecar {
       res.set_content(R"({"object_meta":{"name":"tickwire-x7k2p","namespace":"default"},)"
                       R"("status":{"state":"Ready","address":"10.0.0.7","ports":[{"name":"game","port":7777}]}})",
                       "application/json");
+    });
+    // The library's default also sets SO_REUSEPORT, which lets a second
+    // listener share a port and take half its connections: tests running
+    // side by side would then answer each other's calls. Exclusive here.
+    server_.set_socket_options([](socket_t sock) {
+      int yes = 1;
+      setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
     });
     if (port == 0) {
       port_ = server_.bind_to_any_port("127.0.0.1");
@@ -104,6 +114,40 @@ class FakeSidecar {
   mutable std::mutex mutex_;
   std::vector<SidecarCall> calls_;
   std::thread thread_;
+};
+
+// A loopback TCP port that refuses connections and that no other socket
+// can take while this is held: bound, never listening. A port merely
+// freed could be handed to a test running alongside.
+class HeldPort {
+ public:
+  HeldPort() {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof(addr);
+    if (fd_ < 0 || ::bind(fd_, reinterpret_cast<sockaddr*>(&addr), len) != 0 ||
+        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+      release();
+      return;
+    }
+    port_ = ntohs(addr.sin_port);
+  }
+  ~HeldPort() { release(); }
+  HeldPort(const HeldPort&) = delete;
+  HeldPort& operator=(const HeldPort&) = delete;
+
+  int port() const { return port_; }
+  // Frees the port for a listener to bind at once.
+  void release() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  int fd_ = -1;
+  int port_ = -1;
 };
 
 }  // namespace tickwire::testing
