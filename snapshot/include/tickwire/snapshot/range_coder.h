@@ -152,7 +152,19 @@ class RangeDecoder {
     return b;
   }
 
-  bool raw_bit() { return direct(1) != 0; }
+  // direct(1) without its division: residuals' signs are most of the raw
+  // bits a snapshot carries.
+  bool raw_bit() {
+    range_ >>= 1;
+    const bool b = code_ >= range_;
+    if (b && code_ - range_ >= range_) corrupt_ = true;  // as direct() clamps
+    code_ -= range_ & (0U - static_cast<std::uint32_t>(b));
+    while (range_ < RangeEncoder::kTop) {
+      range_ <<= 8;
+      code_ = (code_ << 8) | next();
+    }
+    return b;
+  }
 
   std::uint32_t direct(int count) {
     std::uint32_t value = 0;
