@@ -1,5 +1,6 @@
 #include "tickwire/prediction/input_queue.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -37,10 +38,26 @@ InputQueue::InputQueue(snapshot::Schema schema, snapshot::TypeId input_type, Inp
       config_(config),
       // Ticks next_tick .. next_tick + max_ticks_ahead may be pending at once.
       pending_(static_cast<std::size_t>(checked_size(config.max_ticks_ahead, "max_ticks_ahead")) + 1),
-      pending_views_(pending_.capacity()),
       consumed_(checked_size(config.remember_ticks, "remember_ticks")),
       last_(checked_record(schema_, input_type)),
-      neutral_(checked_record(schema_, input_type)) {}
+      neutral_(checked_record(schema_, input_type)) {
+  pending_values_.resize(pending_.size() * last_.slots().size());
+}
+
+InputQueue::Pending* InputQueue::find_pending(Tick tick) {
+  Pending& slot = pending_[tick.value() % pending_.size()];
+  return slot.held && slot.tick == tick ? &slot : nullptr;
+}
+
+const InputQueue::Pending* InputQueue::find_pending(Tick tick) const {
+  const Pending& slot = pending_[tick.value() % pending_.size()];
+  return slot.held && slot.tick == tick ? &slot : nullptr;
+}
+
+std::span<std::uint32_t> InputQueue::values_of(const Pending& slot) {
+  const std::size_t stride = last_.slots().size();
+  return std::span(pending_values_).subspan(static_cast<std::size_t>(&slot - pending_.data()) * stride, stride);
+}
 
 InputVerdict InputQueue::receive(Tick tick, const snapshot::Record& input, Tick next_tick,
                                  std::optional<ViewClaim> view) {
@@ -71,16 +88,16 @@ InputVerdict InputQueue::receive(Tick tick, const snapshot::Record& input, Tick 
     ++stats_.too_far_ahead;
     return InputVerdict::kTooFarAhead;
   }
-  if (pending_.contains(tick)) {
+  if (find_pending(tick) != nullptr) {
     ++stats_.duplicates;
     return InputVerdict::kDuplicate;
   }
-  pending_.insert(tick, input);
-  if (view) {
-    pending_views_.insert(tick, *view);
-  } else {
-    pending_views_.erase(tick);
-  }
+  // The slot's earlier tick, if any, is past: every tick from next to
+  // next + max_ticks_ahead has a slot of its own.
+  Pending& slot = pending_[tick.value() % pending_.size()];
+  slot = Pending{tick, true, view.has_value(), view.value_or(ViewClaim{})};
+  const auto values = input.slots();
+  std::copy(values.begin(), values.end(), values_of(slot).begin());
   if (!newest_received_ || tick > *newest_received_) newest_received_ = tick;
   ++stats_.accepted;
   return InputVerdict::kAccepted;
@@ -109,14 +126,11 @@ ConsumedInput InputQueue::consume(Tick tick) {
   if (!first_consumed_) first_consumed_ = tick;
   last_consumed_ = tick;
   ++stats_.consumed;
-  if (snapshot::Record* input = pending_.find(tick)) {
-    last_ = *input;
-    pending_.erase(tick);
+  if (Pending* slot = find_pending(tick)) {
+    last_.assign_slots(values_of(*slot));
+    slot->held = false;
     consumed_.insert(tick, Consumed::kWithInput);
-    const ViewClaim* view = pending_views_.find(tick);
-    const std::optional<ViewClaim> claim = view != nullptr ? std::optional<ViewClaim>(*view) : std::nullopt;
-    pending_views_.erase(tick);
-    return {&last_, false, claim};
+    return {&last_, false, slot->has_view ? std::optional<ViewClaim>(slot->view) : std::nullopt};
   }
   ++stats_.missing;
   consumed_.insert(tick, Consumed::kMissing);
@@ -131,7 +145,7 @@ std::size_t InputQueue::pending() const {
   for (std::int64_t t = newest_received_->value(); t >= from && *newest_received_ - Tick(static_cast<Tick::Rep>(t)) <=
                                                                     static_cast<std::int64_t>(config_.max_ticks_ahead);
        --t) {
-    if (pending_.contains(Tick(static_cast<Tick::Rep>(t)))) ++n;
+    if (find_pending(Tick(static_cast<Tick::Rep>(t))) != nullptr) ++n;
   }
   return n;
 }

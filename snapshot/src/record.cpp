@@ -1,5 +1,6 @@
 #include "tickwire/snapshot/record.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -17,6 +18,11 @@ const std::uint32_t* Record::checked(TypeId type, bool valid, std::uint16_t offs
   if (static_cast<std::size_t>(offset) + count > slots_.size())
     throw std::invalid_argument("Record: field out of its type");
   return slots_.data() + offset;
+}
+
+void Record::assign_slots(std::span<const std::uint32_t> slots) {
+  if (slots.size() != slots_.size()) throw std::invalid_argument("Record::assign_slots: slot count of another type");
+  std::copy(slots.begin(), slots.end(), slots_.begin());
 }
 
 void Record::quantize() {

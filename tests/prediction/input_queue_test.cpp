@@ -106,6 +106,52 @@ TEST(InputQueue, AViewClaimComesOutWithItsInputAndNeverWithAStandIn) {
   EXPECT_FALSE(q.consume(Tick(13)).view);
 }
 
+// Slots are reused every max_ticks_ahead + 1 ticks: an input left behind
+// by a skipped tick, or a claim of an earlier input in the same slot,
+// never comes out with another tick.
+TEST(InputQueue, ReusedSlotsCarryNothingOfTheirEarlierTicks) {
+  TestSchema s;
+  InputQueue q(s.schema, s.input, {.max_ticks_ahead = 3});  // four slots
+  EXPECT_EQ(q.receive(Tick(2), stick(s, 0.2F), Tick(1), ViewClaim{7}), InputVerdict::kAccepted);
+  EXPECT_EQ(q.receive(Tick(3), stick(s, 0.3F), Tick(1)), InputVerdict::kAccepted);
+  q.consume(Tick(1));
+  q.consume(Tick(3));  // tick 2 skipped: its input stays in its slot
+  EXPECT_EQ(q.pending(), 0U);
+  // Tick 6 shares tick 2's slot; tick 7 shares tick 3's.
+  EXPECT_EQ(q.receive(Tick(6), stick(s, 0.6F), Tick(4)), InputVerdict::kAccepted);
+  EXPECT_EQ(q.receive(Tick(7), stick(s, 0.7F), Tick(4), ViewClaim{9}), InputVerdict::kAccepted);
+  EXPECT_EQ(q.pending(), 2U);
+  EXPECT_TRUE(q.consume(Tick(4)).fallback);
+  EXPECT_TRUE(q.consume(Tick(5)).fallback);
+  const ConsumedInput six = q.consume(Tick(6));
+  EXPECT_FALSE(six.fallback);
+  EXPECT_EQ(*six.input, stick(s, 0.6F));
+  EXPECT_FALSE(six.view);
+  const ConsumedInput seven = q.consume(Tick(7));
+  EXPECT_EQ(*seven.input, stick(s, 0.7F));
+  EXPECT_EQ(seven.view, std::optional<ViewClaim>(ViewClaim{9}));
+  // Ten thousand ticks later the ring still holds exactly what was sent.
+  for (std::uint32_t t = 8; t < 10'000; ++t) {
+    const float x = static_cast<float>((t + 2) % 10) / 10.0F;
+    ASSERT_EQ(q.receive(Tick(t + 2), stick(s, x), Tick(t)), InputVerdict::kAccepted) << t;
+    const ConsumedInput c = q.consume(Tick(t));
+    if (t >= 10) {
+      ASSERT_FALSE(c.fallback) << t;
+      ASSERT_EQ(*c.input, stick(s, static_cast<float>(t % 10) / 10.0F)) << t;
+    }
+  }
+}
+
+TEST(Record, AssignSlotsRefusesAnotherLength) {
+  TestSchema s;
+  snapshot::Record r(s.schema, s.input);
+  const std::vector<std::uint32_t> longer(r.slots().size() + 1, 0);
+  EXPECT_THROW(r.assign_slots(longer), std::invalid_argument);
+  const snapshot::Record other = stick(s, 0.4F);
+  r.assign_slots(other.slots());
+  EXPECT_EQ(r, other);
+}
+
 TEST(InputQueue, RejectsBadConfiguration) {
   TestSchema s;
   EXPECT_THROW(InputQueue(s.schema, s.input, {.max_ticks_ahead = 0}), std::invalid_argument);

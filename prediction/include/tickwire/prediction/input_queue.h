@@ -28,6 +28,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "tickwire/core/tick.h"
 #include "tickwire/core/tick_buffer.h"
@@ -118,8 +120,23 @@ class InputQueue {
   snapshot::Schema schema_;
   snapshot::TypeId input_type_;
   InputQueueConfig config_;
-  TickBuffer<snapshot::Record> pending_;
-  TickBuffer<ViewClaim> pending_views_;  // by the same ticks as pending_
+  // An input waiting for its tick: slot i of a ring of max_ticks_ahead + 1
+  // (every tick the queue accepts has a slot of its own), with its values
+  // at i x stride in pending_values_. Flat, rather than a Record with an
+  // allocation of its own per slot: that was most of a client's input
+  // memory on a server.
+  struct Pending {
+    Tick tick;
+    bool held = false;
+    bool has_view = false;
+    ViewClaim view;
+  };
+  Pending* find_pending(Tick tick);
+  const Pending* find_pending(Tick tick) const;
+  std::span<std::uint32_t> values_of(const Pending& slot);
+
+  std::vector<Pending> pending_;
+  std::vector<std::uint32_t> pending_values_;
   TickBuffer<Consumed> consumed_;
   snapshot::Record last_;
   snapshot::Record neutral_;

@@ -43,6 +43,9 @@ class Record {
   }
 
   std::span<const std::uint32_t> slots() const { return slots_; }
+  // Copies another record's slots of this type in, as stored elsewhere
+  // (throws std::invalid_argument for a span of another length).
+  void assign_slots(std::span<const std::uint32_t> slots);
   // Snaps every field to what the receiver will read.
   void quantize();
   // Codes of every slot, and the reverse (false when a code is out of range).
