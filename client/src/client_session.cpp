@@ -24,8 +24,10 @@ void Client::start_session() {
   timesync::TimeSystemConfig tc;
   tc.tick_rate = tick_rate_;
   tc.max_ticks_per_update = config_.max_ticks_per_update;
-  auto provider =
-      config_.time_provider ? config_.time_provider(tick_rate_) : std::make_unique<timesync::ClientTimeProvider>();
+  timesync::ClientTimeProviderConfig pc_time;
+  pc_time.measure_interpolation = !config_.thin;  // a thin client draws nothing
+  auto provider = config_.time_provider ? config_.time_provider(tick_rate_)
+                                        : std::make_unique<timesync::ClientTimeProvider>(pc_time);
   time_ = std::make_unique<timesync::TimeSystem>(timesync::TimeSystem::client(tc, std::move(provider)));
   prediction::PredictionConfig pc;
   pc.input_type = game_.input_type();

@@ -186,5 +186,31 @@ TEST(ClientTimeProvider, TheHardResetOnlyModeNeverScalesTime) {
   EXPECT_GT(resets, 0);  // the drift had to be answered somehow
 }
 
+// A client that draws no remote entities can leave the interpolation delay
+// unmeasured: it then holds the initial delay while a measuring one moves
+// to what the arrivals show (20 ms of transit and a 60 Hz interval here).
+TEST(ClientTimeProvider, AThinClientLeavesTheInterpolationDelayUnmeasured) {
+  double delay_ms[2] = {0, 0};
+  for (const bool measure : {true, false}) {
+    World w;
+    ClientTimeProviderConfig config;
+    config.measure_interpolation = measure;
+    ClientTimeProvider p(config);
+    p.on_snapshot(w.in(), w.snapshot());
+    Timelines t(kRate);
+    p.initialize(t, w.in());
+    for (int i = 0; i < 600; ++i) {
+      w.now_us += 16667;
+      p.on_snapshot(w.in(), w.snapshot());
+      p.advance(t, w.in(), Duration::micros(16667));
+    }
+    delay_ms[measure ? 0 : 1] = -w.ms_ahead(t.interpolation);
+  }
+  const double initial = ClientTimeProviderConfig{}.initial_delay.millis_f();
+  EXPECT_NEAR(delay_ms[1], initial, 0.5);
+  EXPECT_GT(delay_ms[0], 20 + kTickMs);
+  EXPECT_GT(std::abs(delay_ms[0] - delay_ms[1]), 1.0) << delay_ms[0] << " vs " << delay_ms[1];
+}
+
 }  // namespace
 }  // namespace tickwire::timesync

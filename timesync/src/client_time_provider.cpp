@@ -79,7 +79,7 @@ void ClientTimeProvider::on_snapshot(const ProviderInputs& in, const SnapshotObs
   const ClientMeasurements& m = measurements_of(in);
   forget_if_clock_stepped(m);
   if (obs.need) lead_.add(obs.received, *obs.need);
-  if (obs.newest) {
+  if (obs.newest && config_.measure_interpolation) {
     const auto server = m.clock().server_time(obs.received);
     const Time previous = obs.previous_frame.value_or(obs.received);
     const auto server_before = m.clock().server_time(previous);

@@ -76,12 +76,10 @@ void InterpolationEstimator::add(Time now, const NetworkTime& sent, const Networ
 }
 
 double InterpolationEstimator::starved_time(double delay) const {
-  // In a fixed order (largest age first) and monotone in each term, so the
-  // sum never falls as the delay falls (cheapest_delay relies on it).
   double sum = 0;
-  for (const Interval& i : by_age_) {
+  for (const Interval& i : on_screen_) {
     const double over = i.age_us - delay;
-    if (over <= 0) break;  // and so for every one after
+    if (over <= 0) continue;
     // Each frame whose age passed the delay starves whole.
     const double frames_time = i.frame_us > 0 ? i.frame_us * std::ceil(over / i.frame_us) : over;
     sum += std::min(i.length_us, frames_time);
@@ -101,19 +99,20 @@ double InterpolationEstimator::rare_hold_up_cut(double target_us, double low_us,
   return cheapest_delay(target_us, low_us, step, per_share, total_us, [this](double d) { return starved_time(d); });
 }
 
-double InterpolationEstimator::median_age() const {
-  // by_age_ holds exactly the intervals that were on screen.
-  // The element of ascending rank n / 2, as nth_element would pick.
-  if (by_age_.empty()) return 0;
-  return by_age_[by_age_.size() - 1 - by_age_.size() / 2].age_us;
+double InterpolationEstimator::median_age() {
+  ages_.clear();
+  for (const Interval& i : on_screen_) ages_.push_back(i.age_us);
+  if (ages_.empty()) return 0;
+  const auto mid = ages_.begin() + static_cast<std::ptrdiff_t>(ages_.size() / 2);
+  std::nth_element(ages_.begin(), mid, ages_.end());
+  return *mid;
 }
 
 void InterpolationEstimator::recompute() {
-  by_age_.clear();
+  on_screen_.clear();
   for (const Interval& i : intervals_) {
-    if (i.age_us > -1e11) by_age_.push_back(i);
+    if (i.age_us > -1e11) on_screen_.push_back(i);  // others never starve a frame
   }
-  std::sort(by_age_.begin(), by_age_.end(), [](const Interval& a, const Interval& b) { return a.age_us > b.age_us; });
   double total = 0;
   double high = -1e18;
   double low = 1e18;

@@ -73,8 +73,8 @@ double cheapest_cut(It largest_first, It end, std::size_t quantile_rank, double 
 // delay d no grid point can then cost less than low + per_share x
 // starved(d) / total, so the walk stops once that reaches the best cost:
 // the same answer as walking the whole grid (`exhaustive`, for tests),
-// for a fraction of the evaluations of starved, each a walk down the
-// window's largest ages.
+// for a fraction of the evaluations of starved, each a pass over the
+// whole window.
 template <class Starved>
 double cheapest_delay(double target, double low, double step, double per_share, double total, Starved&& starved,
                       bool exhaustive = false) {
