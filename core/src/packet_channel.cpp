@@ -5,7 +5,7 @@
 
 namespace tickwire {
 
-PacketChannel::PacketChannel() : sent_(kWindow), received_(kWindow) {}
+PacketChannel::PacketChannel(Acks acks) : acks_(acks), sent_(kWindow), received_(kWindow) {}
 
 PacketHeader PacketChannel::next_header(PacketType type, Time now) {
   sent_any_ = true;
@@ -66,7 +66,10 @@ PacketChannel::Verdict PacketChannel::receive(const PacketHeader& header, Time n
     Sent* sent = sent_.find(s);
     if (sent != nullptr && !sent->acked) {
       sent->acked = true;
-      newly_acked_.push_back(s);
+      if (acks_ == Acks::kReported) {
+        if (newly_acked_.size() == kWindow) newly_acked_.erase(newly_acked_.begin());
+        newly_acked_.push_back(s);
+      }
       ++stats_.acked;
     }
   };

@@ -28,7 +28,7 @@ struct Server::Slot {
   // over. Until then silence is judged by the handshake timeout, since
   // the Welcome itself may need retries over a slow, lossy link.
   bool heard_since_welcome = false;
-  PacketChannel channel;
+  PacketChannel channel{PacketChannel::Acks::kIgnored};  // snapshot acks come in the inputs
   Duration rtt;
   bool has_rtt = false;
   int bad_in_window = 0;

@@ -26,6 +26,30 @@ TEST(PacketChannel, NumbersPacketsAndAcknowledges) {
   EXPECT_TRUE(a.take_acked().empty());
 }
 
+// An owner that never takes the acks (the server) must not grow a list
+// for the life of the connection: ignored, there is none; reported and
+// never taken, only the newest kWindow stay.
+TEST(PacketChannel, AcksNeverTakenDoNotAccumulate) {
+  PacketChannel reported;
+  PacketChannel ignored(PacketChannel::Acks::kIgnored);
+  PacketChannel peer;
+  const int packets = 3 * static_cast<int>(PacketChannel::kWindow);
+  for (int i = 0; i < packets; ++i) {
+    peer.receive(reported.next_header(PacketType::kKeepAlive, at_ms(i)), at_ms(i));
+    const auto echo = peer.next_header(PacketType::kKeepAlive, at_ms(i));
+    EXPECT_EQ(reported.receive(echo, at_ms(i + 1)), PacketChannel::Verdict::kAccept);
+    ignored.next_header(PacketType::kKeepAlive, at_ms(i));
+    EXPECT_EQ(ignored.receive(echo, at_ms(i + 1)), PacketChannel::Verdict::kAccept);
+  }
+  const auto kept = reported.take_acked();
+  ASSERT_EQ(kept.size(), PacketChannel::kWindow);
+  EXPECT_EQ(kept.back(), Sequence(static_cast<std::uint16_t>(packets - 1)));  // the newest kept, in order
+  EXPECT_EQ(kept.front(), Sequence(static_cast<std::uint16_t>(packets - PacketChannel::kWindow)));
+  EXPECT_EQ(reported.stats().acked, static_cast<std::uint64_t>(packets));
+  EXPECT_TRUE(ignored.take_acked().empty());
+  EXPECT_EQ(ignored.stats().acked, static_cast<std::uint64_t>(packets));  // still counted
+}
+
 TEST(PacketChannel, DropsDuplicatesAndStalePackets) {
   PacketChannel a;
   PacketChannel b;

@@ -33,7 +33,13 @@ class PacketChannel {
  public:
   static constexpr std::size_t kWindow = 256;
 
-  PacketChannel();
+  // Whether the owner asks take_acked(): a side that never does (the
+  // server) keeps no list. A reported list holds at most kWindow
+  // sequences, the oldest dropped first, so an owner that stops asking
+  // does not make it grow for the life of the connection.
+  enum class Acks : std::uint8_t { kReported, kIgnored };
+
+  explicit PacketChannel(Acks acks = Acks::kReported);
 
   // Fills the header of the next outgoing packet of `type` at `now`.
   PacketHeader next_header(PacketType type, Time now);
@@ -43,7 +49,8 @@ class PacketChannel {
   // by the caller; its acks and timestamps are ignored.
   Verdict receive(const PacketHeader& header, Time now);
 
-  // Sequences of ours that the peer acknowledged since the last call.
+  // Sequences of ours that the peer acknowledged since the last call (the
+  // newest kWindow of them; none with Acks::kIgnored).
   std::vector<Sequence> take_acked();
   // The RTT sample carried by the last accepted header, if it held one of
   // our packets that we still remember sending.
@@ -58,6 +65,7 @@ class PacketChannel {
   };
   struct Received {};
 
+  Acks acks_;
   Sequence next_sequence_;
   SequenceBuffer<Sent> sent_;
   SequenceBuffer<Received> received_;
