@@ -13,7 +13,10 @@ PacketHeader PacketChannel::next_header(PacketType type, Time now) {
   h.prefix.type = type;
   h.sequence = next_sequence_;
   next_sequence_ = next_sequence_.next();
-  if (Sent* s = sent_.insert(h.sequence)) *s = Sent{now, false};
+  if (Sent* s = sent_.insert(h.sequence)) {
+    *s = Sent{now};
+    acked_.reset(h.sequence.value() % kWindow);
+  }
   if (!received_.empty()) {
     h.ack = received_.newest();
     h.ack_bits = received_.ack_bits(h.ack);
@@ -63,9 +66,9 @@ PacketChannel::Verdict PacketChannel::receive(const PacketHeader& header, Time n
   // Acks: the peer's view of which of our packets arrived. A sequence we never
   // sent (or long forgot) is ignored rather than trusted.
   auto mark = [this](Sequence s) {
-    Sent* sent = sent_.find(s);
-    if (sent != nullptr && !sent->acked) {
-      sent->acked = true;
+    const std::size_t bit = s.value() % kWindow;
+    if (sent_.exists(s) && !acked_.test(bit)) {
+      acked_.set(bit);
       if (acks_ == Acks::kReported) {
         if (newly_acked_.size() == kWindow) newly_acked_.erase(newly_acked_.begin());
         newly_acked_.push_back(s);

@@ -112,6 +112,30 @@ TEST(InputArrivalTracker, CountsMissedAndLateInputs) {
   EXPECT_EQ(f.lead->units, -64);  // a quarter tick late
 }
 
+// The ring has 2 x window_ticks slots: a tick whose slot an older tick
+// used starts fresh, neither a duplicate nor late because of it.
+TEST(InputArrivalTracker, AReusedSlotCarriesNothingOfItsEarlierTick) {
+  InputArrivalTracker tracker({kRate, 8});  // 16 slots
+  tracker.on_tick_consumed(Tick(3), false);  // missed...
+  tracker.on_input(Tick(19), ticks(18.5));   // ...and tick 19 takes its slot
+  EXPECT_EQ(tracker.stats().inputs, 1u);
+  EXPECT_EQ(tracker.stats().late, 0u);
+  EXPECT_EQ(tracker.stats().duplicates, 0u);
+  tracker.on_tick_consumed(Tick(19), true);
+  tracker.on_input(Tick(19), ticks(19.5));  // a redundant copy
+  EXPECT_EQ(tracker.stats().duplicates, 1u);
+  // Thousands of ticks through the ring: one input each, consumed with it.
+  for (std::uint32_t t = 20; t < 5000; ++t) {
+    tracker.on_input(Tick(t), ticks(t - 0.5));
+    tracker.on_input(Tick(t), ticks(t - 0.25));
+    tracker.on_tick_consumed(Tick(t), true);
+  }
+  EXPECT_EQ(tracker.stats().inputs, 1u + 4980u);
+  EXPECT_EQ(tracker.stats().duplicates, 1u + 4980u);
+  EXPECT_EQ(tracker.stats().missed, 1u);
+  EXPECT_EQ(tracker.stats().late, 0u);
+}
+
 TEST(InputArrivalTracker, TotalsWrapOnTheWire) {
   InputArrivalTracker tracker({kRate, 256});
   for (std::uint32_t t = 0; t < 70000; ++t) tracker.on_tick_consumed(Tick(t), false);

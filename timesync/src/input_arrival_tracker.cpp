@@ -19,11 +19,17 @@ InputArrivalTrackerConfig checked(InputArrivalTrackerConfig c) {
 }  // namespace
 
 InputArrivalTracker::InputArrivalTracker(InputArrivalTrackerConfig config)
-    : config_(checked(config)), records_(2 * static_cast<std::size_t>(config_.window_ticks)) {}
+    : config_(checked(config)),
+      ticks_(2 * static_cast<std::size_t>(config_.window_ticks)),
+      flags_(ticks_.size(), 0) {}
 
-InputArrivalTracker::Record& InputArrivalTracker::record(Tick tick) {
-  if (Record* r = records_.find(tick)) return *r;
-  return records_.insert(tick, Record{});
+std::uint8_t& InputArrivalTracker::record(Tick tick) {
+  const std::size_t i = static_cast<std::size_t>(tick.value()) % ticks_.size();
+  if ((flags_[i] & kHeld) == 0 || ticks_[i] != tick) {
+    ticks_[i] = tick;
+    flags_[i] = kHeld;
+  }
+  return flags_[i];
 }
 
 void InputArrivalTracker::on_input(Tick tick, const NetworkTime& arrival) {
@@ -35,14 +41,14 @@ void InputArrivalTracker::on_input(Tick tick, const NetworkTime& arrival) {
     ++stats_.out_of_window;
     return;
   }
-  Record& r = record(tick);
-  if (r.arrived) {
+  std::uint8_t& r = record(tick);
+  if ((r & kArrived) != 0) {
     ++stats_.duplicates;
     return;
   }
-  r.arrived = true;
+  r |= kArrived;
   ++stats_.inputs;
-  if (r.consumed && r.missed) ++stats_.late;
+  if ((r & kConsumed) != 0 && (r & kMissed) != 0) ++stats_.late;
 
   const double scaled = std::round(margin_ticks * kLeadUnitsPerTick);
   const auto units = static_cast<std::int32_t>(
@@ -67,11 +73,11 @@ void InputArrivalTracker::on_input(Tick tick, const NetworkTime& arrival) {
 }
 
 void InputArrivalTracker::on_tick_consumed(Tick tick, bool had_input) {
-  Record& r = record(tick);
-  if (r.consumed) return;
-  r.consumed = true;
+  std::uint8_t& r = record(tick);
+  if ((r & kConsumed) != 0) return;
+  r |= kConsumed;
   if (!had_input) {
-    r.missed = true;
+    r |= kMissed;
     ++stats_.missed;
   }
 }

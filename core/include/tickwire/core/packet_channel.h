@@ -4,6 +4,7 @@
 // and carries the timestamps that RTT and clock-offset estimation need.
 // Pure logic: headers in, headers and decisions out; time is passed in.
 
+#include <bitset>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -61,13 +62,16 @@ class PacketChannel {
  private:
   struct Sent {
     Time at;
-    bool acked = false;
   };
   struct Received {};
 
   Acks acks_;
   Sequence next_sequence_;
   SequenceBuffer<Sent> sent_;
+  // Whether the peer acknowledged the sent packet in the same slot: beside
+  // the send times rather than in them, which halves the window's size (a
+  // server keeps one per client).
+  std::bitset<kWindow> acked_;
   SequenceBuffer<Received> received_;
   std::vector<Sequence> newly_acked_;
   std::optional<RttSample> rtt_sample_;

@@ -15,10 +15,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "tickwire/core/network_time.h"
 #include "tickwire/core/tick.h"
-#include "tickwire/core/tick_buffer.h"
 #include "tickwire/timesync/snapshot_timing.h"
 
 namespace tickwire::timesync {
@@ -59,15 +59,17 @@ class InputArrivalTracker {
   const InputArrivalStats& stats() const { return stats_; }
 
  private:
-  struct Record {
-    bool arrived = false;
-    bool consumed = false;
-    bool missed = false;
-  };
-  Record& record(Tick tick);
+  // What is known of a tick: flags in one byte. kHeld marks a slot in use.
+  enum Flag : std::uint8_t { kHeld = 1, kArrived = 2, kConsumed = 4, kMissed = 8 };
+  // The flags of `tick`, cleared if its slot held another tick.
+  std::uint8_t& record(Tick tick);
 
   InputArrivalTrackerConfig config_;
-  TickBuffer<Record> records_;
+  // A ring of 2 x window_ticks slots: each slot's tick and its flags, five
+  // bytes a slot where a TickBuffer of the same took twelve (a server keeps
+  // one per client).
+  std::vector<Tick> ticks_;
+  std::vector<std::uint8_t> flags_;
   // The arrivals since the previous report: the worst with the count, the
   // first kMaxListedInputs margins in arrival order, and the best.
   struct Pending {
