@@ -37,7 +37,7 @@ SnapshotReceiver::SnapshotReceiver(Schema schema, ReceiverConfig config)
 
 const WorldState* SnapshotReceiver::state(Tick tick) const {
   const auto* slot = ring_.find(tick);
-  return slot != nullptr ? &slot->state : nullptr;
+  return slot != nullptr ? slot->state.get() : nullptr;
 }
 
 const WorldState* SnapshotReceiver::find_by_low_bits(std::uint16_t low) const {
@@ -76,7 +76,7 @@ Result<Tick> SnapshotReceiver::receive(std::span<const std::uint8_t> bytes) {
   if (auto f = decoder_.decode_body(bytes, header, scratch_)) return drop(f->reason, f->detail);
   // Decoded in full: only now does it replace anything.
   StateRing::Slot& slot = ring_.claim(header.tick);
-  std::swap(slot.state, scratch_);
+  std::swap(*slot.state, scratch_);
   ++stats_.decoded;
   last_drop_.reset();
   return header.tick;

@@ -78,17 +78,15 @@ void SnapshotSender::release_views_behind(Tick baseline) {
   for (StateRing::Slot& s : views_.slots()) {
     if (!s.tick || !(*s.tick < baseline)) continue;
     if (s.acked && baseline - *s.tick <= static_cast<std::int64_t>(reach_)) {
-      if (s.state.models() != nullptr) s.state.set_models(nullptr);
+      if (s.state->models() != nullptr) s.state->set_models(nullptr);
       continue;
     }
-    s.tick.reset();
-    s.acked = false;
     ++stats_.views_released;
+    WorldState held = views_.release(s);
     if (spare_.size() < kMaxSpare) {
-      s.state.clear();
-      spare_.push_back(std::move(s.state));
+      held.clear();
+      spare_.push_back(std::move(held));
     }
-    s.state = WorldState{};
   }
 }
 
@@ -128,7 +126,7 @@ const WorldState* SnapshotSender::view(Tick tick) const {
   // Older states may point into captures a shared history has reused.
   if (last_tick_ && *last_tick_ - tick >= config_.history_ticks) return nullptr;
   const auto* slot = views_.find(tick);
-  return slot != nullptr ? &slot->state : nullptr;
+  return slot != nullptr ? slot->state.get() : nullptr;
 }
 
 float SnapshotSender::priority_of(EntityId id, TypeId type) const {
@@ -144,7 +142,7 @@ const WorldState* SnapshotSender::choose_reference(Tick newer, std::int64_t targ
     const std::int64_t miss = span > target ? span - target : target - span;
     // Ties go to the longer span: the velocity estimate is less noisy.
     if (best == nullptr || miss < best_miss || (miss == best_miss && *s.tick < best->tick())) {
-      best = &s.state;
+      best = s.state.get();
       best_miss = miss;
     }
   }
@@ -216,7 +214,7 @@ void SnapshotSender::encode(const WorldState& current, const WorldHistory* histo
 
   const WorldState* baseline = nullptr;
   if (config_.delta && newest_acked_ && now - *newest_acked_ < config_.history_ticks) {
-    if (const auto* slot = views_.find(*newest_acked_)) baseline = &slot->state;
+    if (const auto* slot = views_.find(*newest_acked_)) baseline = slot->state.get();
   }
   diff_states(schema_, current, baseline, relevancy_, items_);
 
@@ -262,7 +260,7 @@ void SnapshotSender::encode(const WorldState& current, const WorldHistory* histo
   }
   // The view just built becomes the state recorded for this tick.
   StateRing::Slot& slot = views_.claim(now);
-  std::swap(slot.state, scratch_);
+  std::swap(*slot.state, scratch_);
   take_spare_for_scratch();
   ++stats_.snapshots;
   if (baseline == nullptr) ++stats_.full_snapshots;

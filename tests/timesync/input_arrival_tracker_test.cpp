@@ -115,7 +115,7 @@ TEST(InputArrivalTracker, CountsMissedAndLateInputs) {
 // The ring has 2 x window_ticks slots: a tick whose slot an older tick
 // used starts fresh, neither a duplicate nor late because of it.
 TEST(InputArrivalTracker, AReusedSlotCarriesNothingOfItsEarlierTick) {
-  InputArrivalTracker tracker({kRate, 8});  // 16 slots
+  InputArrivalTracker tracker({kRate, 8});   // 16 slots
   tracker.on_tick_consumed(Tick(3), false);  // missed...
   tracker.on_input(Tick(19), ticks(18.5));   // ...and tick 19 takes its slot
   EXPECT_EQ(tracker.stats().inputs, 1u);

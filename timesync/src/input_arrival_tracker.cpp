@@ -19,9 +19,7 @@ InputArrivalTrackerConfig checked(InputArrivalTrackerConfig c) {
 }  // namespace
 
 InputArrivalTracker::InputArrivalTracker(InputArrivalTrackerConfig config)
-    : config_(checked(config)),
-      ticks_(2 * static_cast<std::size_t>(config_.window_ticks)),
-      flags_(ticks_.size(), 0) {}
+    : config_(checked(config)), ticks_(2 * static_cast<std::size_t>(config_.window_ticks)), flags_(ticks_.size(), 0) {}
 
 std::uint8_t& InputArrivalTracker::record(Tick tick) {
   const std::size_t i = static_cast<std::size_t>(tick.value()) % ticks_.size();

@@ -6,6 +6,7 @@
 // returns the state of an older tick that shared the slot.
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -21,11 +22,31 @@ class StateRing {
   struct Slot {
     std::optional<Tick> tick;
     bool acked = false;  // the sender's mark: the client confirmed this state
-    WorldState state;
+    // Held out of line and only while the slot is in use: a sender's ring
+    // is mostly released slots, and a state inline in each of its 64 slots
+    // cost 5 KB a client. Never null in a slot claimed and not released.
+    std::unique_ptr<WorldState> state;
   };
 
   // Throws std::invalid_argument for capacity 0: a set-up error.
   explicit StateRing(std::size_t capacity) : slots_(checked(capacity)) {}
+  // A copy holds copies of the states (a receiver copied to replay
+  // packets from the same starting point, say).
+  StateRing(const StateRing& other) : slots_(other.slots_.size()), newest_(other.newest_) {
+    for (std::size_t i = 0; i < slots_.size(); ++i) {
+      const Slot& from = other.slots_[i];
+      slots_[i].tick = from.tick;
+      slots_[i].acked = from.acked;
+      if (from.state) slots_[i].state = std::make_unique<WorldState>(*from.state);
+    }
+  }
+  StateRing& operator=(const StateRing& other) {
+    if (this != &other) *this = StateRing(other);
+    return *this;
+  }
+  StateRing(StateRing&&) noexcept = default;
+  StateRing& operator=(StateRing&&) noexcept = default;
+  ~StateRing() = default;
 
   Slot* find(Tick tick) {
     Slot& s = slots_[index(tick)];
@@ -37,13 +58,38 @@ class StateRing {
   }
 
   // The slot for `tick`, whatever it held before; its state is left for
-  // the caller to overwrite (or swap with).
+  // the caller to overwrite (or swap with). A slot released before gets a
+  // state object released elsewhere, so a ring in a steady state of
+  // claims and releases stops allocating.
   Slot& claim(Tick tick) {
     Slot& s = slots_[index(tick)];
     s.tick = tick;
     s.acked = false;
+    if (!s.state) {
+      if (free_.empty()) {
+        s.state = std::make_unique<WorldState>();
+      } else {
+        s.state = std::move(free_.back());
+        free_.pop_back();
+      }
+    }
     if (!newest_ || tick > *newest_) newest_ = tick;
     return s;
+  }
+
+  // Empties a slot: its tick is forgotten, and what its state held is
+  // returned (its storage, for the caller to keep or drop) while the state
+  // object waits for the next claim.
+  WorldState release(Slot& s) {
+    s.tick.reset();
+    s.acked = false;
+    WorldState held;
+    if (s.state) {
+      held = std::move(*s.state);
+      *s.state = WorldState{};
+      free_.push_back(std::move(s.state));
+    }
+    return held;
   }
 
   void clear() {
@@ -69,6 +115,7 @@ class StateRing {
   std::size_t index(Tick tick) const { return static_cast<std::size_t>(tick.value()) % slots_.size(); }
 
   std::vector<Slot> slots_;
+  std::vector<std::unique_ptr<WorldState>> free_;  // released state objects
   std::optional<Tick> newest_;
 };
 
@@ -95,16 +142,17 @@ class WorldHistory {
       throw std::invalid_argument("WorldHistory: captured ticks must increase");
     }
     auto& slot = ring_.claim(tick);
-    slot.state.refer_to(nullptr);
-    snapshot::capture(world, tick, slot.state);
+    WorldState& state = *slot.state;
+    state.refer_to(nullptr);
+    snapshot::capture(world, tick, state);
     const std::size_t at = static_cast<std::size_t>(tick.value()) % shared_.slots_.size();
-    shared_.slots_[at] = slot.state.own_codes();
-    shared_.states_[at] = &slot.state;
-    return slot.state;
+    shared_.slots_[at] = state.own_codes();
+    shared_.states_[at] = &state;
+    return state;
   }
   const WorldState* find(Tick tick) const {
     const auto* s = ring_.find(tick);
-    return s != nullptr ? &s->state : nullptr;
+    return s != nullptr ? s->state.get() : nullptr;
   }
   std::optional<Tick> newest() const { return ring_.newest(); }
   std::size_t depth() const { return ring_.capacity(); }
