@@ -5,6 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <vector>
+
+#include "snapshot_fixture.h"
+#include "tickwire/snapshot/body_models.h"
+
 namespace tickwire::snapshot {
 namespace {
 
@@ -54,6 +60,33 @@ TEST(StateRing, ACopyOwnsCopiesOfTheStates) {
   fill(*ring.claim(Tick(3)).state, Tick(3), 4);                         // the original changes...
   EXPECT_EQ(copy.find(Tick(3))->state->entities()[0].id, EntityId{3});  // ...the copy does not
   EXPECT_EQ(copy.newest(), Tick(3));
+}
+
+// A burst of packets whose models stay held (acks held up by a stall)
+// grows a coder's pool of model blocks; once they are let go, the pool
+// shrinks back to a few spares instead of keeping its high-water mark.
+TEST(BodyModels, APoolShrinksBackAfterABurstOfHeldStates) {
+  const testing::KitchenSink k;
+  BodyModels models;
+  std::vector<std::shared_ptr<const ModelState>> held;
+  std::shared_ptr<const ModelState> last;
+  const auto packet = [&] {
+    models.begin(k.schema, last != nullptr ? last.get() : nullptr);
+    models.type(k.schema, k.thing);
+    last = models.publish();
+  };
+  for (int i = 0; i < 10; ++i) packet();  // warm: a couple of blocks in turn
+  const std::size_t warm = models.pooled_blocks();
+  for (int i = 0; i < 60; ++i) {
+    packet();
+    held.push_back(last);
+  }
+  const std::size_t burst = models.pooled_blocks();
+  EXPECT_GT(burst, warm + 100);  // a type block and a state per held packet
+  held.clear();
+  for (int i = 0; i < 128; ++i) packet();
+  // Four spares a pool, beside the blocks the last packets still use.
+  EXPECT_LE(models.pooled_blocks(), 2 * 4 + 8U) << "warm " << warm << ", burst " << burst;
 }
 
 }  // namespace

@@ -128,6 +128,10 @@ class BodyModels {
       spawn_generation = MagnitudeModel{};
     }
     touched_.assign(schema.type_count(), nullptr);
+    if (++begun_ % kTrimInterval == 0) {
+      trim(type_pool_);
+      trim(state_pool_);
+    }
   }
 
   TypeModels& type(const Schema& schema, TypeId id) {
@@ -144,6 +148,10 @@ class BodyModels {
     }
     return *block;
   }
+
+  // Model blocks this coder keeps, in use or spare (for tests and memory
+  // accounting).
+  std::size_t pooled_blocks() const { return type_pool_.blocks.size() + state_pool_.blocks.size(); }
 
   // The state to hand to packets that use this one as their baseline.
   std::shared_ptr<const ModelState> publish() {
@@ -176,11 +184,34 @@ class BodyModels {
   // receiver holds are a ring, so the oldest blocks come free in turn and
   // a scan from where the last one ended finds one at once; the pool
   // stops growing at the number of states held.
+  //
+  // A burst of states in flight (acks held up by a stall) raises that
+  // number, and a pool that never shrank would keep its high-water mark
+  // for the life of the connection: a few KB per client over the first
+  // minutes on a server. Every kTrimInterval packets, blocks nothing
+  // refers to beyond kSpareBlocks are let go; the spares absorb the
+  // ordinary wobble of acks, so a warm coder still allocates nothing.
+  static constexpr std::size_t kSpareBlocks = 4;
+  static constexpr std::uint32_t kTrimInterval = 64;
   template <class T>
   struct Pool {
     std::vector<std::shared_ptr<T>> blocks;
     std::size_t next = 0;
   };
+  template <class T>
+  static void trim(Pool<T>& pool) {
+    std::size_t spare = 0;
+    auto& blocks = pool.blocks;
+    for (std::size_t i = 0; i < blocks.size();) {
+      if (blocks[i].use_count() == 1 && ++spare > kSpareBlocks) {
+        blocks[i] = std::move(blocks.back());
+        blocks.pop_back();
+      } else {
+        ++i;
+      }
+    }
+    if (pool.next >= blocks.size()) pool.next = 0;
+  }
   template <class T>
   static std::shared_ptr<T> recycled(Pool<T>& pool) {
     const std::size_t n = pool.blocks.size();
@@ -197,6 +228,7 @@ class BodyModels {
   }
 
   const ModelState* inherited_ = nullptr;
+  std::uint32_t begun_ = 0;
   std::vector<std::shared_ptr<TypeModels>> touched_;
   Pool<TypeModels> type_pool_;
   Pool<ModelState> state_pool_;
