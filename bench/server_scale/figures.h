@@ -99,8 +99,8 @@ struct Targets {
   double late_input_rate = 1e-3;
   double cpu_us_per_client_tick = 15.0;  // at 128 bots
   double cpu_us_per_client_tick_at_512 = 12.0;
-  double rss_kb_per_client = 100.0;      // at every step (64 relevant entities)
-  double thin_bot_us_per_frame = 10.0;   // so that 1,000 thin bots fit on one core
+  double rss_kb_per_client = 100.0;     // at every step (64 relevant entities)
+  double thin_bot_us_per_frame = 10.0;  // so that 1,000 thin bots fit on one core
 };
 
 // The step's figures over the samples after `baseline` (whose totals are

@@ -133,7 +133,8 @@ int main(int argc, char** argv) {
   s.server_bin = TICKWIRE_SERVER_BIN;
   s.bots_bin = TICKWIRE_BOTS_BIN;
   CLI::App app{
-      "bench_server_scale: how many bots one server core holds at 60 Hz ticks and snapshots. Exits 1 when a step "
+      "bench_server_scale: how many bots one server core holds at 60 Hz ticks and snapshots (--send-rate 30: the "
+      "shipped default). Exits 1 when a step "
       "could not be measured; the targets are reported, not enforced.",
       "bench_server_scale"};
   app.get_formatter()->column_width(30);
@@ -162,6 +163,10 @@ int main(int argc, char** argv) {
   app.add_option("--seed", s.seed, "Seed of the bots' scripts")->capture_default_str();
   app.add_flag("--pin,!--no-pin", o.pin, "Pin the server to the first CPU and the bots to the second")
       ->capture_default_str();
+  app.add_option("--send-rate", s.send_rate,
+                 "Snapshots per second to each client (a divisor of the 60 Hz tick; the server ships 30)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60}));
   app.add_flag("--full-bots", full_bots, "Full bots (prediction and interpolation) instead of thin ones");
   app.add_flag("--keep-logs", o.keep_logs, "Keep the servers' and bots' logs, stats and reports");
   app.add_option("--json", o.json, "Write the machine, settings and steps as JSON to FILE")->type_name("FILE");

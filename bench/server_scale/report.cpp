@@ -59,9 +59,9 @@ void print_preamble(const Machine& m, const StepConfig& c) {
   std::printf("bench_server_scale: %ld cores (%s), %s, load average %s\n", m.cores, m.cpu_model.c_str(),
               m.kernel.c_str(), m.loadavg_start.c_str());
   std::printf(
-      "  server on %s, bots on %s; 60 Hz ticks and snapshots, nearest 64; half the bots wander, half chase;\n"
+      "  server on %s, bots on %s; 60 Hz ticks, %d Hz snapshots, nearest 64; half the bots wander, half chase;\n"
       "  %s bots; %.0f s window after a %.0f s ramp and %.0f s settling, on 127.0.0.1:%u\n",
-      cpu_text(c.server_cpu).c_str(), cpu_text(c.bots_cpu).c_str(),
+      cpu_text(c.server_cpu).c_str(), cpu_text(c.bots_cpu).c_str(), c.send_rate,
       c.thin_bots ? "thin (--thin: full protocol, no prediction or interpolation)" : "full", c.seconds, c.ramp,
       c.settle, static_cast<unsigned>(c.port));
   std::printf(
@@ -71,6 +71,12 @@ void print_preamble(const Machine& m, const StepConfig& c) {
       "per second of the server / of both bots processes; pkt/s = packets\n"
       "  the server received per client per second (about 60 when the bots keep up); bots late = the bots'\n"
       "  own late fraction over their whole run, for reference\n");
+  if (c.send_rate != 60) {
+    std::printf(
+        "  note: the targets below are set for 60 Hz snapshots; at %d Hz a client costs less per tick, so a pass\n"
+        "  here is not a pass of the issue's targets\n",
+        c.send_rate);
+  }
 }
 
 void print_header() {
@@ -177,13 +183,13 @@ int print_verdict(const std::vector<StepFigures>& steps, const Targets& t) {
   }
   if (largest != nullptr) {
     const bool rss_ok = largest->rss_kb_per_client <= t.rss_kb_per_client;
-    std::printf("  server memory <= %.0f KB per client (resident set, %d bots, the most whose bots kept up): %s (%.1f)\n", t.rss_kb_per_client,
-                largest->bots, rss_ok ? "PASS" : "FAIL", largest->rss_kb_per_client);
+    std::printf(
+        "  server memory <= %.0f KB per client (resident set, %d bots, the most whose bots kept up): %s (%.1f)\n",
+        t.rss_kb_per_client, largest->bots, rss_ok ? "PASS" : "FAIL", largest->rss_kb_per_client);
     failed += rss_ok ? 0 : 1;
     const bool bots_ok = largest->bots_cpu_us_per_bot_frame <= t.thin_bot_us_per_frame;
     std::printf("  bots' CPU <= %.0f us per bot-frame (%d bots; the target is for thin bots): %s (%.2f)\n",
-                t.thin_bot_us_per_frame, largest->bots, bots_ok ? "PASS" : "FAIL",
-                largest->bots_cpu_us_per_bot_frame);
+                t.thin_bot_us_per_frame, largest->bots, bots_ok ? "PASS" : "FAIL", largest->bots_cpu_us_per_bot_frame);
     failed += bots_ok ? 0 : 1;
   }
   return failed;
@@ -197,7 +203,8 @@ bool write_json(const std::string& path, const Machine& m, const StepConfig& c, 
   out << "{\"benchmark\":\"server_scale\",\"machine\":{\"cores\":" << m.cores
       << ",\"cpu_model\":" << json_string(m.cpu_model) << ",\"kernel\":" << json_string(m.kernel)
       << ",\"loadavg_start\":" << json_string(m.loadavg_start) << ",\"loadavg_end\":" << json_string(m.loadavg_end)
-      << "},\n\"settings\":{\"tick_rate\":60,\"send_rate\":60,\"nearest\":64,\"scripts\":[\"wander\",\"chase\"]"
+      << "},\n\"settings\":{\"tick_rate\":60,\"send_rate\":" << c.send_rate
+      << ",\"nearest\":64,\"scripts\":[\"wander\",\"chase\"]"
       << ",\"bots\":" << (c.thin_bots ? "\"thin\"" : "\"full\"") << ",\"seconds\":" << number(c.seconds, 1)
       << ",\"ramp_s\":" << number(c.ramp, 1) << ",\"settle_s\":" << number(c.settle, 1)
       << ",\"server_cpu\":" << cpu(c.server_cpu) << ",\"bots_cpu\":" << cpu(c.bots_cpu) << ",\"seed\":" << c.seed

@@ -115,7 +115,7 @@ StepFigures run_step(int bots, const StepConfig& c, const Targets& targets, cons
                 "--tick-rate",
                 "60",
                 "--send-rate",
-                "60",
+                std::to_string(c.send_rate),
                 "--nearest",
                 "64",
                 "--max-clients",

@@ -24,6 +24,9 @@ struct StepConfig {
   // interpolation) keep the load generator off the critical path; full
   // bots cost several times the CPU per frame.
   bool thin_bots = true;
+  // Snapshots per second to each client: the targets are set at
+  // 60 (every tick); the server ships 30.
+  int send_rate = 60;
   std::string work_dir;  // logs, stats and reports of every step
 };
 

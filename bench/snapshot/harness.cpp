@@ -52,7 +52,8 @@ std::optional<std::span<const std::uint8_t>> unframe(PacketChannel& channel, std
 
 std::unique_ptr<Link> make_link(const RunOptions& options) {
   if (options.transport == TransportKind::kSim) {
-    return make_sim_link({.loss = options.loss, .seed = options.seed, .unlimited = options.unlimited});
+    return make_sim_link(
+        {.loss = options.loss, .seed = options.seed, .unlimited = options.unlimited, .latency_ms = options.latency_ms});
   }
   if (options.unlimited) throw std::runtime_error("the ENet link keeps its payload limit");
   return make_enet_link({.loss = options.loss, .seed = options.seed});

@@ -27,6 +27,7 @@ struct RunOptions {
   std::uint64_t seed = 1;
   snapshot::SenderConfig sender;  // tick_rate is taken from the scene
   bool unlimited = false;         // lift the payload limit (to measure compression alone); SimNetwork only
+  std::uint32_t latency_ms = 25;  // one-way; SimNetwork only
 };
 
 // One direction of the client's connection, averaged over the run.
@@ -61,7 +62,7 @@ struct RunResult {
   // already let its copy go (it can never be a baseline or reference): not
   // comparable. Zero on an in-order link.
   std::uint64_t unverified = 0;
-  std::uint64_t deferred = 0;    // entity updates left for a later packet by the budget
+  std::uint64_t deferred = 0;  // entity updates left for a later packet by the budget
 };
 
 // Throws std::runtime_error when the link cannot be set up or connected,

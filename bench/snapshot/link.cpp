@@ -20,7 +20,7 @@ class SimPair final : public Link {
  public:
   explicit SimPair(const SimLinkOptions& options) : net_(options.seed) {
     transport::LinkConditions link;
-    link.latency = Duration::millis(25);
+    link.latency = Duration::millis(options.latency_ms);
     link.jitter = Duration::millis(2);
     link.loss = options.loss;
     if (options.unlimited) link.mtu = 0;

@@ -45,10 +45,11 @@ class Link {
 struct SimLinkOptions {
   double loss = 0.0;  // each way
   std::uint64_t seed = 1;
-  bool unlimited = false;  // no MTU, no payload limit
+  bool unlimited = false;         // no MTU, no payload limit
+  std::uint32_t latency_ms = 25;  // one-way
 };
 
-// 25 ms one-way, 2 ms jitter, `loss` each way.
+// `latency_ms` one-way, 2 ms jitter, `loss` each way.
 std::unique_ptr<Link> make_sim_link(const SimLinkOptions& options);
 struct EnetLinkOptions {
   double loss = 0.0;  // each way, dropped at the receiving end after the socket

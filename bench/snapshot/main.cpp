@@ -22,6 +22,12 @@
 // --reference-span fixes the sender's reference span (it adapts by
 // default), for tuning experiments.
 //
+// --latency-ms sets SimNetwork's one-way delay (25 by default): a longer
+// round trip keeps more snapshots in flight. --models-in-flight sets the
+// sender's bound on the in-flight states that keep their coding models
+// (SenderConfig::max_models_in_flight; 0: none), to measure what the bound
+// costs.
+//
 // --ablation measures what each compression step buys, per scene at 0%
 // loss with the payload limit lifted so only the coding differs.
 
@@ -33,6 +39,7 @@
 #include <exception>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,6 +65,8 @@ struct Args {
   std::uint64_t seed = 1;
   bool ablation = false;
   std::uint32_t reference_span = 0;
+  std::uint32_t latency_ms = 25;
+  std::optional<std::uint32_t> models_in_flight;
   bool sim = true;
   bool enet = false;
 };
@@ -65,7 +74,7 @@ struct Args {
 constexpr const char* kUsage =
     "usage: bench_snapshot [--transport sim|enet|both] "
     "[--scene asteroids|asteroids_simple|cubes_idle|arena|arena_smooth] [--seconds N] [--warmup N] "
-    "[--json FILE] [--seed N] [--ablation] [--reference-span TICKS]\n";
+    "[--json FILE] [--seed N] [--ablation] [--reference-span TICKS] [--latency-ms N] [--models-in-flight N]\n";
 
 [[noreturn]] void usage(const char* why) {
   std::cerr << "bench_snapshot: " << why << "\n" << kUsage;
@@ -112,6 +121,14 @@ Args parse(int argc, char** argv) {
       const std::uint64_t span = whole_number(value(), arg);
       if (span > tickwire::snapshot::kMaxHistoryTicks) usage("--reference-span must be at most 4096 ticks");
       a.reference_span = static_cast<std::uint32_t>(span);
+    } else if (arg == "--latency-ms") {
+      const std::uint64_t ms = whole_number(value(), arg);
+      if (ms > 5000) usage("--latency-ms must be at most 5000");
+      a.latency_ms = static_cast<std::uint32_t>(ms);
+    } else if (arg == "--models-in-flight") {
+      const std::uint64_t n = whole_number(value(), arg);
+      if (n > tickwire::snapshot::kMaxHistoryTicks) usage("--models-in-flight must be at most 4096");
+      a.models_in_flight = static_cast<std::uint32_t>(n);
     } else if (arg == "--transport") {
       const std::string t = value();
       if (t != "sim" && t != "enet" && t != "both") usage("--transport must be sim, enet or both");
@@ -126,6 +143,7 @@ Args parse(int argc, char** argv) {
     usage("unknown scene");
   }
   if (a.ablation && a.enet) usage("--ablation runs over SimNetwork only");
+  if (a.latency_ms != 25 && a.enet) usage("--latency-ms applies to SimNetwork only");
   return a;
 }
 
@@ -263,15 +281,17 @@ int run(const Args& args) {
     o.warmup_seconds = args.warmup;
     o.seed = args.seed;
     o.sender.reference_span = args.reference_span;
+    o.latency_ms = args.latency_ms;
+    if (args.models_in_flight) o.sender.max_models_in_flight = *args.models_in_flight;
     results.push_back(tickwire::bench::run_scene(*scene, o));
     print_row(results.back());
     errors += results.back().mismatches != 0 ? 1 : 0;
   };
   if (args.sim) {
     std::printf(
-        "bench_snapshot over SimNetwork: %.0f simulated seconds per run after %.0f s of warm-up, seed %llu, 25 ms "
+        "bench_snapshot over SimNetwork: %.0f simulated seconds per run after %.0f s of warm-up, seed %llu, %u ms "
         "one-way, 2 ms jitter\n",
-        args.seconds, args.warmup, static_cast<unsigned long long>(args.seed));
+        args.seconds, args.warmup, static_cast<unsigned long long>(args.seed), args.latency_ms);
     print_header("modelled");
     for (const auto& name : scenes) {
       for (double loss : {0.0, 0.02}) one(name, TransportKind::kSim, loss);

@@ -74,11 +74,19 @@ std::uint32_t SnapshotSender::reach() const {
 // references, which need their codes alone, so their coding models go:
 // without this every client would keep a model table per state of its
 // history.
-void SnapshotSender::release_views_behind(Tick baseline) {
+//
+// When thinning (below) took the newest acknowledged state's models, the
+// next packets start from the models of base_, older than it: base_ stays
+// whole, and so do the unacknowledged states newer than it that kept their
+// models, whose acks may still come (acks overtake each other): one of
+// them would be a newer start.
+void SnapshotSender::release_views_behind(Tick newest) {
   for (StateRing::Slot& s : views_.slots()) {
-    if (!s.tick || !(*s.tick < baseline)) continue;
-    if (s.acked && baseline - *s.tick <= static_cast<std::int64_t>(reach_)) {
+    if (!s.tick || !(*s.tick < newest) || (base_ && *s.tick == *base_)) continue;
+    if (!s.acked && !s.models_dropped && s.state->models() != nullptr && (!base_ || *s.tick > *base_)) continue;
+    if (s.acked && newest - *s.tick <= static_cast<std::int64_t>(reach_)) {
       if (s.state->models() != nullptr) s.state->set_models(nullptr);
+      s.models_dropped = true;
       continue;
     }
     ++stats_.views_released;
@@ -98,9 +106,56 @@ void SnapshotSender::take_spare_for_scratch() {
   spare_.pop_back();
 }
 
+// Keeps models on at most max_models_in_flight of the states newer than
+// base_: those in flight, and those whose late ack may still come. Each
+// time there are more, the state whose loss leaves the shortest gap
+// between the states that keep theirs gives them up (the newest never
+// does): the kept states stay spread evenly over the flight, so whichever
+// the client acknowledges, a state that kept its models is near. On a
+// short round trip the bound is never reached and nothing changes.
+void SnapshotSender::thin_models_in_flight(Tick now) {
+  const std::uint32_t bound = config_.max_models_in_flight;
+  if (bound == 0 || !models_carry()) return;
+  const auto history = static_cast<std::int64_t>(config_.history_ticks);
+  std::int64_t span = std::min<std::int64_t>(base_ ? now - *base_ : history, history);
+  span = std::min<std::int64_t>(span, std::int64_t{now.value()} + 1);  // ticks start at 0
+  in_flight_.clear();
+  for (std::int64_t back = span - 1; back >= 0; --back) {
+    StateRing::Slot* s = views_.find(now - back);
+    if (s != nullptr && !s->models_dropped && s->state->models() != nullptr) in_flight_.push_back(s);
+  }
+  const auto tick_of = [this](std::size_t i) { return std::int64_t{in_flight_[i]->tick->value()}; };
+  while (in_flight_.size() > bound) {
+    std::size_t drop = 0;
+    std::int64_t shortest = 0;
+    for (std::size_t i = 0; i + 1 < in_flight_.size(); ++i) {
+      // Before the oldest: the baseline an ack of it would fall back to,
+      // or, with none, a whole history (an ack would bring no baseline).
+      const std::int64_t before = i > 0 ? tick_of(i - 1) : base_ ? std::int64_t{base_->value()} : tick_of(0) - history;
+      const std::int64_t gap = tick_of(i + 1) - before;
+      if (i == 0 || gap < shortest) {
+        drop = i;
+        shortest = gap;
+      }
+    }
+    StateRing::Slot& s = *in_flight_[drop];
+    s.state->set_models(nullptr);
+    s.models_dropped = true;
+    ++stats_.models_thinned;
+    in_flight_.erase(in_flight_.begin() + static_cast<std::ptrdiff_t>(drop));
+  }
+}
+
+std::size_t SnapshotSender::states_with_models() const {
+  std::size_t n = 0;
+  for (const StateRing::Slot& s : views_.slots()) n += s.tick && s.state->models() != nullptr ? 1U : 0U;
+  return n;
+}
+
 void SnapshotSender::reset() {
   views_.clear();
   newest_acked_.reset();
+  base_.reset();
   last_tick_.reset();
   preferred_span_ = 0;
   probe_countdown_ = 0;
@@ -117,7 +172,14 @@ void SnapshotSender::acknowledge(Tick tick) {
   }
   ++stats_.acks;
   slot->acked = true;
-  if (newest_acked_ && tick <= *newest_acked_) return;
+  const bool new_base = !slot->models_dropped && (!base_ || tick > *base_);
+  if (new_base) base_ = tick;
+  if (newest_acked_ && tick <= *newest_acked_) {
+    // A late ack of a state that kept its models: the states it passed
+    // are no use now.
+    if (new_base) release_views_behind(*newest_acked_);
+    return;
+  }
   newest_acked_ = tick;
   release_views_behind(tick);
 }
@@ -213,8 +275,24 @@ void SnapshotSender::encode(const WorldState& current, const WorldHistory* histo
   if (last_tick_ && now <= *last_tick_) throw std::invalid_argument("SnapshotSender: snapshot ticks must increase");
 
   const WorldState* baseline = nullptr;
+  const WorldState* models_from = nullptr;
+  bool fresh_models = false;
   if (config_.delta && newest_acked_ && now - *newest_acked_ < config_.history_ticks) {
-    if (const auto* slot = views_.find(*newest_acked_)) baseline = slot->state.get();
+    if (const auto* slot = views_.find(*newest_acked_)) {
+      baseline = slot->state.get();
+      // Thinning took the baseline's models: start from the newest
+      // acknowledged state that kept them, or fresh without one.
+      if (slot->models_dropped && models_carry()) {
+        const auto* source = base_ && now - *base_ < config_.history_ticks ? views_.find(*base_) : nullptr;
+        if (source != nullptr) {
+          models_from = source->state.get();
+          ++stats_.models_from_older;
+        } else {
+          fresh_models = true;
+          ++stats_.fresh_models;
+        }
+      }
+    }
   }
   diff_states(schema_, current, baseline, relevancy_, items_);
 
@@ -238,7 +316,9 @@ void SnapshotSender::encode(const WorldState& current, const WorldHistory* histo
   }
   update_waiting(current, now);
 
-  EncodeInput in{&current, baseline, reference, reference2, config_.adaptive_coding, config_.inherit_models};
+  EncodeInput in{
+      &current, baseline, reference, reference2, config_.adaptive_coding, config_.inherit_models && !fresh_models};
+  in.models_from = models_from;
   in.motion_choice = &motion_choice_;
   if (history != nullptr && history->depth() > config_.history_ticks && history->shared().holds(current)) {
     // The view is read while within history_ticks of its tick; values
@@ -262,6 +342,13 @@ void SnapshotSender::encode(const WorldState& current, const WorldHistory* histo
   StateRing::Slot& slot = views_.claim(now);
   std::swap(*slot.state, scratch_);
   take_spare_for_scratch();
+  // A packet without a body leaves the client with its baseline's models,
+  // which this sender no longer has if thinning took them: such a state
+  // can give no models either.
+  if (baseline != nullptr && models_carry() && slot.state->models() == nullptr && baseline->models() == nullptr) {
+    slot.models_dropped = true;
+  }
+  thin_models_in_flight(now);
   ++stats_.snapshots;
   if (baseline == nullptr) ++stats_.full_snapshots;
   stats_.bytes += out.size();
@@ -319,8 +406,8 @@ void SnapshotSender::fit(const EncodeInput& in, std::size_t budget, std::vector<
     const DeltaItem& item = items_[i];
     if (item.op != EntityOp::kChanged && item.op != EntityOp::kSpawned) continue;
     const EntityState& e = in.current->entities()[item.current];
-    const std::int64_t waited = item.op == EntityOp::kSpawned ? now - waiting_since(e.id)
-                                                              : now - in.baseline->entities()[item.base].updated;
+    const std::int64_t waited =
+        item.op == EntityOp::kSpawned ? now - waiting_since(e.id) : now - in.baseline->entities()[item.base].updated;
     claim_[i] = priority_of(e.id, e.type) * static_cast<float>(waited + 1);
   }
 

@@ -69,6 +69,12 @@ std::optional<DecodeFailure> SnapshotDecoder::parse_header(std::span<const std::
   const std::uint64_t tick = std::uint64_t{out.baseline->tick().value()} + h.age;
   if (tick > std::numeric_limits<Tick::Rep>::max()) return fail(DropReason::kOutOfRange, "snapshot tick overflows");
   out.tick = Tick(static_cast<Tick::Rep>(tick));
+  if (h.models_elsewhere) {
+    if (h.models_gap > out.baseline->tick().value())
+      return fail(DropReason::kOutOfRange, "models' state before tick 0");
+    out.models_from = store.find(Tick(out.baseline->tick().value() - h.models_gap));
+    if (out.models_from == nullptr) return fail(DropReason::kMissingBaseline, "state the models start from not held");
+  }
   if (h.has_reference) {
     if (h.reference_gap > out.baseline->tick().value()) return fail(DropReason::kOutOfRange, "reference before tick 0");
     out.reference = store.find(Tick(out.baseline->tick().value() - h.reference_gap));
@@ -105,8 +111,9 @@ std::optional<DecodeFailure> SnapshotDecoder::decode_body(std::span<const std::u
     return std::nullopt;
   }
 
+  const WorldState* models_from = p.models_from != nullptr ? p.models_from : base;
   models_.begin(schema_,
-                base != nullptr && !p.header.static_models && !p.header.fresh_models ? base->models() : nullptr);
+                base != nullptr && !p.header.static_models && !p.header.fresh_models ? models_from->models() : nullptr);
   masks_.resize(schema_.type_count());
   for (auto& mask : masks_) mask.clear();
   RangeDecoder rc(body, !p.header.static_models);

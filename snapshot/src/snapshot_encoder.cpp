@@ -74,6 +74,13 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
   h.has_body = has_body;
   h.static_models = !in.adaptive;
   h.fresh_models = in.adaptive && base != nullptr && !in.inherit_models;
+  const WorldState* models_from = base;
+  if (in.adaptive && base != nullptr && in.inherit_models && in.models_from != nullptr &&
+      in.models_from->tick() < base->tick()) {
+    h.models_elsewhere = true;
+    h.models_gap = static_cast<std::uint32_t>(base->tick() - in.models_from->tick());
+    models_from = in.models_from;
+  }
   if (!has_body) h.has_reference = h.has_reference2 = false;
   BitWriter writer(32, std::move(header_));
   serialize(writer, h);
@@ -81,7 +88,7 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
   bytes.assign(header.begin(), header.end());
   header_ = writer.take();  // its buffer, for the next packet
 
-  models_.begin(schema_, base != nullptr && in.adaptive && in.inherit_models ? base->models() : nullptr);
+  models_.begin(schema_, base != nullptr && in.adaptive && in.inherit_models ? models_from->models() : nullptr);
   masks_.resize(schema_.type_count());
   for (auto& mask : masks_) mask.clear();
   body_.clear();

@@ -174,6 +174,48 @@ TEST(SnapshotReceiverObligations, RejectsSnapshotsWhoseReferenceIsNotHeld) {
   v.expect_dropped(bytes, DropReason::kMissingReference, "references at ticks 8 and 7");
 }
 
+// A body whose models start from an older state than its baseline names
+// that state; one not held (or before tick 0) drops the snapshot before
+// its body is read.
+TEST(SnapshotReceiverObligations, RejectsSnapshotsWhoseModelsStateIsNotHeld) {
+  Victim v;
+  SnapshotHeader h = delta_header(10, 2);
+  h.static_models = false;
+  h.models_elsewhere = true;
+  h.models_gap = 3;  // tick 7: never held
+  auto bytes = header(h);
+  bytes.insert(bytes.end(), {0x12, 0x34, 0x56, 0x78});
+  v.expect_dropped(bytes, DropReason::kMissingBaseline, "models from tick 7");
+  h.models_gap = 11;  // before tick 0
+  bytes = header(h);
+  bytes.insert(bytes.end(), {0x12, 0x34, 0x56, 0x78});
+  v.expect_dropped(bytes, DropReason::kOutOfRange, "models from before tick 0");
+}
+
+// The header's models field round-trips: the baseline's (one bit), fresh,
+// or an older state's at any gap the format carries.
+TEST(SnapshotHeaderFormat, ModelsFieldRoundTrips) {
+  for (std::uint32_t gap : {0U, 1U, 2U, 100U, kMaxHistoryTicks}) {
+    for (bool fresh : {false, true}) {
+      if (fresh && gap != 0) continue;
+      SnapshotHeader h = delta_header(10, 2);
+      h.static_models = false;
+      h.fresh_models = fresh;
+      h.models_elsewhere = gap != 0;
+      h.models_gap = gap;
+      const auto bytes = header(h);
+      BitReader r(bytes);
+      SnapshotHeader back;
+      ASSERT_TRUE(serialize(r, back)) << gap;
+      EXPECT_EQ(back.fresh_models, fresh) << gap;
+      EXPECT_EQ(back.models_elsewhere, gap != 0) << gap;
+      if (gap != 0) {
+        EXPECT_EQ(back.models_gap, gap);
+      }
+    }
+  }
+}
+
 TEST(SnapshotReceiverObligations, RejectsBaselinesOlderThanItsHistory) {
   Victim v;
   SnapshotHeader h = delta_header(10, 64);

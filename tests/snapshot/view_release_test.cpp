@@ -6,16 +6,18 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <deque>
 #include <random>
 #include <vector>
 
+#include "test_seed.h"
 #include "tickwire/snapshot/receiver.h"
 #include "tickwire/snapshot/sender.h"
 #include "tickwire/snapshot/state_ring.h"
 #include "tickwire/snapshot/world.h"
-#include "test_seed.h"
 
 namespace tickwire::snapshot {
 namespace {
@@ -138,6 +140,123 @@ TEST(ViewRelease, LossyLateAcksStillDecodeExactly) {
   EXPECT_GT(sender.stats().views_released, 0U);
   // Late acks of released states are ignored, not taken as references.
   EXPECT_GT(sender.stats().acks_ignored, 0U);
+}
+
+SenderConfig thinning(std::uint32_t models_in_flight) {
+  SenderConfig sc = config(0);
+  sc.max_models_in_flight = models_in_flight;
+  return sc;
+}
+
+// While no more states are in flight than the bound, thinning changes no
+// byte.
+TEST(ModelThinning, ShortFlightsAreNeverThinned) {
+  Movers m;
+  SnapshotSender bounded(m.schema, thinning(4));
+  SnapshotSender unbounded(m.schema, thinning(0));
+  WorldHistory history(2 * kHistory);
+  for (std::uint32_t t = 1; t <= 300; ++t) {
+    m.step(t);
+    history.capture(m.world, Tick(t));
+    std::vector<std::uint8_t> a;
+    std::vector<std::uint8_t> b;
+    bounded.encode(history, Tick(t), a);
+    unbounded.encode(history, Tick(t), b);
+    ASSERT_EQ(a, b) << "tick " << t;
+    if (t > 3) {  // three in flight, the bound is four
+      bounded.acknowledge(Tick(t - 3));
+      unbounded.acknowledge(Tick(t - 3));
+    }
+  }
+  EXPECT_EQ(bounded.stats().models_thinned, 0U);
+}
+
+// A long, lossy flight: acks 20 to 40 ticks late, out of order, a quarter
+// of the packets lost in bursts. With models on at most four states in
+// flight, every snapshot still decodes to exactly the sender's state
+// (packets whose baseline gave up its models start from an older state's,
+// which the client holds too), and the sender never holds more than the
+// four and the state the models come from.
+TEST(ModelThinning, LongLossyFlightsDecodeExactlyWithFewModels) {
+  const std::uint64_t seed = testing::test_seed("ModelThinning.LongLossyFlightsDecodeExactlyWithFewModels");
+  std::mt19937_64 rng(seed);
+  Movers m;
+  SnapshotSender sender(m.schema, thinning(4));
+  SnapshotSender unbounded(m.schema, thinning(0));
+  SnapshotReceiver receiver(m.schema, receiver_config());
+  SnapshotReceiver unbounded_receiver(m.schema, receiver_config());
+  WorldHistory history(2 * kHistory);
+  std::deque<std::pair<std::uint32_t, Tick>> acks;  // (due tick, acked tick)
+  std::size_t decoded = 0;
+  std::size_t most_models = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t unbounded_bytes = 0;
+  for (std::uint32_t t = 1; t <= 900; ++t) {
+    m.step(t);
+    history.capture(m.world, Tick(t));
+    std::vector<std::uint8_t> out;
+    std::vector<std::uint8_t> out_unbounded;
+    sender.encode(history, Tick(t), out);
+    unbounded.encode(history, Tick(t), out_unbounded);
+    bytes += out.size();
+    unbounded_bytes += out_unbounded.size();
+    most_models = std::max(most_models, sender.states_with_models());
+    const bool lost = (t / 9) % 4 == 0 && rng() % 2 == 0;
+    if (!lost) {
+      auto got = receiver.receive(out);
+      ASSERT_TRUE(got.ok()) << "tick " << t << ", seed " << seed;
+      const WorldState* theirs = receiver.state(got.value());
+      const WorldState* ours = sender.view(got.value());
+      ASSERT_TRUE(theirs != nullptr && ours != nullptr && theirs->same_content(*ours, m.schema)) << "tick " << t;
+      ASSERT_TRUE(unbounded_receiver.receive(out_unbounded).ok()) << "tick " << t;
+      ++decoded;
+      acks.emplace_back(t + 20 + static_cast<std::uint32_t>(rng() % 21), got.value());
+    }
+    for (auto it = acks.begin(); it != acks.end();) {
+      if (it->first <= t) {
+        sender.acknowledge(it->second);
+        unbounded.acknowledge(it->second);
+        it = acks.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  EXPECT_GT(decoded, 700U);
+  EXPECT_LE(most_models, 4U + 1U);
+  EXPECT_GT(unbounded.states_with_models(), 20U);  // the premise: a long flight
+  EXPECT_GT(sender.stats().models_thinned, 0U);
+  EXPECT_GT(sender.stats().models_from_older, 0U);
+  std::printf("seed %llu: %llu bytes with the bound, %llu without; %llu from older, %llu fresh, %llu full %llu\n",
+              static_cast<unsigned long long>(seed), static_cast<unsigned long long>(bytes),
+              static_cast<unsigned long long>(unbounded_bytes),
+              static_cast<unsigned long long>(sender.stats().models_from_older),
+              static_cast<unsigned long long>(sender.stats().fresh_models),
+              static_cast<unsigned long long>(sender.stats().full_snapshots),
+              static_cast<unsigned long long>(unbounded.stats().full_snapshots));
+}
+
+// Thinning that leaves no acknowledged state with models within the
+// history sends fresh models, which decode as well.
+TEST(ModelThinning, NoModelsLeftMeansFreshModels) {
+  Movers m;
+  SnapshotSender sender(m.schema, thinning(1));
+  SnapshotReceiver receiver(m.schema, receiver_config());
+  WorldHistory history(2 * kHistory);
+  for (std::uint32_t t = 1; t <= 200; ++t) {
+    m.step(t);
+    history.capture(m.world, Tick(t));
+    std::vector<std::uint8_t> out;
+    sender.encode(history, Tick(t), out);
+    auto got = receiver.receive(out);
+    ASSERT_TRUE(got.ok()) << "tick " << t;
+    ASSERT_TRUE(receiver.state(got.value())->same_content(*sender.view(got.value()), m.schema)) << "tick " << t;
+    // Acks only of every tenth state, each 5 ticks late: with one state
+    // keeping models, the acked one has mostly given them up.
+    if (t > 5 && (t - 5) % 10 == 0) sender.acknowledge(Tick(t - 5));
+  }
+  EXPECT_GT(sender.stats().models_thinned, 0U);
+  EXPECT_GT(sender.stats().fresh_models + sender.stats().models_from_older, 0U);
 }
 
 }  // namespace

@@ -25,7 +25,8 @@ namespace tickwire {
 inline constexpr std::uint16_t kProtocolId = 0x5457;  // "TW"
 // 2: the compact unreliable header (type alone, full acks in one bit, a
 // hold instead of send and echo times) and session datagrams.
-inline constexpr std::uint8_t kProtocolVersion = 2;
+// 3: a snapshot's models may start from a state older than its baseline.
+inline constexpr std::uint8_t kProtocolVersion = 3;
 
 enum class PacketType : std::uint8_t {
   kHello = 1,      // client -> server, reliable: protocol version and fingerprint

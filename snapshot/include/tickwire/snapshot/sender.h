@@ -66,6 +66,15 @@ struct SenderConfig {
   bool choose_motion_per_field = true;  // false: motion wherever the schema declares it
   bool adaptive_coding = true;
   bool inherit_models = true;  // adaptive models carry over through the baseline
+  // A state the client has not acknowledged yet keeps the coding models
+  // its packet ended with, in case it becomes the baseline: on a long or
+  // lossy round trip, most of what a client costs the server. Beyond this
+  // many states in flight the sender thins them, keeping models on states
+  // spread evenly over the flight. When the client acknowledges a state
+  // that gave its models up, it is still the baseline, and the next
+  // packets' models start from the newest acknowledged state that kept
+  // them (a few ticks older; the header names it). 0: no bound.
+  std::uint32_t max_models_in_flight = 4;
 };
 
 struct SenderStats {
@@ -78,8 +87,11 @@ struct SenderStats {
   std::uint64_t removals_sent = 0;
   std::uint64_t extra_passes = 0;  // re-encodings to fit the budget
   std::uint64_t acks = 0;
-  std::uint64_t acks_ignored = 0;  // ticks never sent, or too old
-  std::uint64_t views_released = 0;  // states given up as beyond any reference's reach
+  std::uint64_t acks_ignored = 0;       // ticks never sent, or too old
+  std::uint64_t views_released = 0;     // states given up as beyond any reference's reach
+  std::uint64_t models_thinned = 0;     // states in flight that gave up their models to the bound
+  std::uint64_t models_from_older = 0;  // snapshots whose models start from a state older than the baseline
+  std::uint64_t fresh_models = 0;       // snapshots whose models start fresh: no acknowledged state kept any
 };
 
 class SnapshotSender {
@@ -121,6 +133,9 @@ class SnapshotSender {
   void reset();
 
   std::optional<Tick> newest_acked() const { return newest_acked_; }
+  // States held that keep their coding models (for tests and memory
+  // accounting).
+  std::size_t states_with_models() const;
   // The state the client holds once it decodes snapshot `tick`, while
   // within history_ticks of the newest snapshot.
   const WorldState* view(Tick tick) const;
@@ -135,7 +150,9 @@ class SnapshotSender {
   void encode(const WorldState& current, const WorldHistory* history, std::vector<std::uint8_t>& out);
   void fit(const EncodeInput& in, std::size_t budget, std::vector<std::uint8_t>& out);
   std::uint32_t reach() const;
-  void release_views_behind(Tick baseline);
+  void release_views_behind(Tick newest);
+  void thin_models_in_flight(Tick now);
+  bool models_carry() const { return config_.adaptive_coding && config_.inherit_models; }
   void take_spare_for_scratch();
 
   Schema schema_;
@@ -145,6 +162,10 @@ class SnapshotSender {
   Relevancy relevancy_;
   std::function<float(EntityId, TypeId)> priority_;
   std::optional<Tick> newest_acked_;
+  // The newest acknowledged state that kept its models, where a packet's
+  // models start when thinning took the baseline's; kept whole.
+  std::optional<Tick> base_;
+  std::vector<StateRing::Slot*> in_flight_;  // thin_models_in_flight's list, kept for its storage
   std::optional<Tick> last_tick_;
   double tokens_ = 0.0;
   bool second_order_fields_ = false;  // the schema has Prediction::kAcceleration fields

@@ -36,6 +36,10 @@ struct EncodeInput {
   const WorldState* reference2 = nullptr;  // older still, for second-order prediction; nullptr: none
   bool adaptive = true;                    // false: fixed codes (for measuring what adaptation buys)
   bool inherit_models = true;              // false: models start fresh (ditto)
+  // Where the models start when not the baseline's: an older state the
+  // client holds (its packet's models; the header names it). nullptr: the
+  // baseline's.
+  const WorldState* models_from = nullptr;
   // Per type, per component: 1 to predict the field from motion, 0 to hold
   // its baseline value (for fields whose changes are jumps, which a motion
   // prediction overshoots). Only fields declared with motion can use it;
@@ -127,6 +131,7 @@ struct ParsedHeader {
   const WorldState* baseline = nullptr;
   const WorldState* reference = nullptr;
   const WorldState* reference2 = nullptr;
+  const WorldState* models_from = nullptr;  // with models_elsewhere: whose models the body starts from
   std::size_t body_offset = 0;
 };
 

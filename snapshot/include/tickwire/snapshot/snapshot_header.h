@@ -32,6 +32,11 @@ struct SnapshotHeader {
   bool has_body = false;             // false: nothing changed, nothing spawned
   bool static_models = false;        // body coded with fixed, non-adaptive codes
   bool fresh_models = false;         // adaptive models start at one half, not where the baseline's left them
+  // The models start where an older state's packet left them, not the
+  // baseline's (the sender no longer holds the baseline's: see
+  // SenderConfig::max_models_in_flight).
+  bool models_elsewhere = false;
+  std::uint32_t models_gap = 0;  // baseline tick - that state's tick, >= 1
 };
 
 // Elias gamma for v in [1, limit]: the bit length in unary, then the bits
@@ -82,7 +87,7 @@ bool serialize(Stream& s, SnapshotHeader& h) {
   }
   if (!s.boolean(h.has_body)) return false;
   if constexpr (Stream::kReading) {
-    h.has_reference = h.has_reference2 = h.static_models = h.fresh_models = false;
+    h.has_reference = h.has_reference2 = h.static_models = h.fresh_models = h.models_elsewhere = false;
   }
   if (!h.has_body) return s.align();
   if (h.has_baseline) {
@@ -93,7 +98,21 @@ bool serialize(Stream& s, SnapshotHeader& h) {
     }
   }
   if (!s.boolean(h.static_models)) return false;
-  if (!h.static_models && h.has_baseline && !s.boolean(h.fresh_models)) return false;
+  if (!h.static_models && h.has_baseline) {
+    // One bit for the usual case, the baseline's models; otherwise a code:
+    // 1 for fresh models, else 1 + the gap to the state whose models.
+    bool other = h.fresh_models || h.models_elsewhere;
+    if (!s.boolean(other)) return false;
+    if (other) {
+      std::uint32_t code = h.fresh_models ? 1 : h.models_gap + 1;
+      if (!serialize_gamma(s, code, kMaxHistoryTicks + 1)) return false;
+      if constexpr (Stream::kReading) {
+        h.fresh_models = code == 1;
+        h.models_elsewhere = code > 1;
+        h.models_gap = code - 1;
+      }
+    }
+  }
   return s.align();
 }
 

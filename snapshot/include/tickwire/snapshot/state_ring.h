@@ -22,6 +22,9 @@ class StateRing {
   struct Slot {
     std::optional<Tick> tick;
     bool acked = false;  // the sender's mark: the client confirmed this state
+    // The sender's mark: the state gave up its coding models, so it can
+    // no longer be a baseline (it may still be a reference).
+    bool models_dropped = false;
     // Held out of line and only while the slot is in use: a sender's ring
     // is mostly released slots, and a state inline in each of its 64 slots
     // cost 5 KB a client. Never null in a slot claimed and not released.
@@ -37,6 +40,7 @@ class StateRing {
       const Slot& from = other.slots_[i];
       slots_[i].tick = from.tick;
       slots_[i].acked = from.acked;
+      slots_[i].models_dropped = from.models_dropped;
       if (from.state) slots_[i].state = std::make_unique<WorldState>(*from.state);
     }
   }
@@ -65,6 +69,7 @@ class StateRing {
     Slot& s = slots_[index(tick)];
     s.tick = tick;
     s.acked = false;
+    s.models_dropped = false;
     if (!s.state) {
       if (free_.empty()) {
         s.state = std::make_unique<WorldState>();
@@ -83,6 +88,7 @@ class StateRing {
   WorldState release(Slot& s) {
     s.tick.reset();
     s.acked = false;
+    s.models_dropped = false;
     WorldState held;
     if (s.state) {
       held = std::move(*s.state);
@@ -96,6 +102,7 @@ class StateRing {
     for (Slot& s : slots_) {
       s.tick.reset();
       s.acked = false;
+      s.models_dropped = false;
     }
     newest_.reset();
   }
