@@ -83,10 +83,14 @@ std::uint32_t SnapshotSender::reach() const {
 void SnapshotSender::release_views_behind(Tick newest) {
   for (StateRing::Slot& s : views_.slots()) {
     if (!s.tick || !(*s.tick < newest) || (base_ && *s.tick == *base_)) continue;
-    if (!s.acked && !s.models_dropped && s.state->models() != nullptr && (!base_ || *s.tick > *base_)) continue;
+    if (!s.acked && !s.models_dropped && (!base_ || *s.tick > *base_) && s.state->models() != nullptr) continue;
     if (s.acked && newest - *s.tick <= static_cast<std::int64_t>(reach_)) {
-      if (s.state->models() != nullptr) s.state->set_models(nullptr);
-      s.models_dropped = true;
+      // The mark first: this runs on every new ack, over every reference
+      // kept, and each state is a cache miss away.
+      if (!s.models_dropped) {
+        s.state->set_models(nullptr);
+        s.models_dropped = true;
+      }
       continue;
     }
     ++stats_.views_released;
