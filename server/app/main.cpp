@@ -92,6 +92,7 @@ int main(int argc, char** argv) {
   config.workers = opt.workers;
   config.schema_hash = opt.schema_hash;
   config.max_snapshot_bytes = opt.snapshot_bytes;
+  config.snapshot_models_in_flight = opt.models_in_flight;
   config.max_catch_up_ticks = opt.max_catch_up_ticks;
   config.max_rewind = Duration::millis(opt.max_rewind_ms);
   const auto seconds = [](double s) { return Duration::micros(static_cast<std::int64_t>(s * 1e6)); };

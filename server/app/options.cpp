@@ -159,6 +159,13 @@ std::variant<Options, ParseExit> parse_options(int argc, const char* const* argv
       ->capture_default_str()
       ->check(quiet(CLI::Range(std::size_t{64}, std::size_t{1140})))
       ->group(kAdvanced);
+  app.add_option("--models-in-flight", o.models_in_flight,
+                 "Snapshots in flight per client that keep their coding models (0-4096; 0: all): memory per client "
+                 "on long round trips against a little bandwidth")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(quiet(CLI::Range(std::uint32_t{0}, std::uint32_t{4096})))
+      ->group(kAdvanced);
   app.add_option("--max-rewind-ms", o.max_rewind_ms,
                  "Lag compensation: how far back a hitscan shot is judged (0-1000); sizes the hit history")
       ->type_name("MS")

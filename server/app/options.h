@@ -24,6 +24,7 @@ struct Options {
   std::size_t nearest = 0;        // entities sent to each client; 0: all
   std::uint32_t workers = 1;      // threads encoding snapshots (ServerConfig::workers)
   std::size_t snapshot_bytes = 1100;
+  std::uint32_t models_in_flight = 4;  // ServerConfig::snapshot_models_in_flight
   int max_catch_up_ticks = 8;
   int max_rewind_ms = 250;                    // lag compensation's window
   std::optional<std::uint64_t> schema_hash;   // unset: the game's own

@@ -28,6 +28,9 @@ void ServerConfig::validate() const {
     fail("max_snapshot_bytes must be in 64..1140, got " + std::to_string(max_snapshot_bytes));
   }
   if (workers == 0 || workers > 64) fail("workers must be in 1..64, got " + std::to_string(workers));
+  if (snapshot_models_in_flight > 4096) {
+    fail("snapshot_models_in_flight must be in 0..4096, got " + std::to_string(snapshot_models_in_flight));
+  }
   if (snapshot_history_ticks == 0 || snapshot_history_ticks > 4096) {
     fail("snapshot_history_ticks must be in 1..4096, got " + std::to_string(snapshot_history_ticks));
   }

@@ -151,5 +151,13 @@ TEST(ServerScaleSim, ABadWorkerCountIsRefused) {
   EXPECT_THROW(config.validate(), std::invalid_argument);
 }
 
+TEST(ServerScaleSim, ModelsInFlightBeyondTheFormatAreRefused) {
+  server::ServerConfig config;
+  config.snapshot_models_in_flight = 0;  // no bound
+  EXPECT_NO_THROW(config.validate());
+  config.snapshot_models_in_flight = 4097;
+  EXPECT_THROW(config.validate(), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace tickwire

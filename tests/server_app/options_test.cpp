@@ -32,6 +32,15 @@ TEST(Options, SchemaHashIsSetOnlyWhenGiven) {
   EXPECT_EQ(std::get<Options>(parsed).nearest, 16U);
 }
 
+TEST(Options, ModelsInFlightDefaultsToFourAndZeroMeansAll) {
+  const auto none = parse({});
+  ASSERT_TRUE(std::holds_alternative<Options>(none));
+  EXPECT_EQ(std::get<Options>(none).models_in_flight, 4U);
+  const auto all = parse({"--models-in-flight", "0"});
+  ASSERT_TRUE(std::holds_alternative<Options>(all));
+  EXPECT_EQ(std::get<Options>(all).models_in_flight, 0U);
+}
+
 TEST(Options, TimeoutIsSecondsFromOneToTenMinutes) {
   const auto parsed = parse({"--timeout", "8", "--handshake-timeout", "60"});
   ASSERT_TRUE(std::holds_alternative<Options>(parsed));
@@ -43,6 +52,8 @@ TEST(Options, BadValuesExitTwoNamingTheFlag) {
   for (const auto& args : std::vector<std::vector<const char*>>{{"--nearest", "-1"},
                                                                 {"--nearest", "lots"},
                                                                 {"--snapshot-bytes", "10"},
+                                                                {"--models-in-flight", "5000"},
+                                                                {"--models-in-flight", "-1"},
                                                                 {"--max-catch-up-ticks", "0"},
                                                                 {"--timeout", "0.5"},
                                                                 {"--timeout", "601"},

@@ -35,6 +35,10 @@ struct ServerConfig {
   // Snapshot states kept per client; must equal the clients' (64 at 60 Hz
   // is a round trip of about a second).
   std::uint32_t snapshot_history_ticks = 64;
+  // States in flight per client that keep their coding models
+  // (SenderConfig::max_models_in_flight): the server's memory per client on
+  // long round trips against a little bandwidth; 0: no bound.
+  std::uint32_t snapshot_models_in_flight = 4;
   // A client's input may claim a tick at most this far ahead of the server.
   // A client leads by its one-way delay plus a margin: 128 ticks (2.1 s at
   // 60 Hz) admits a one-way delay of a second with 100 ms of jitter, the
