@@ -188,7 +188,9 @@ void Server::handle_unreliable(Slot& slot, const std::vector<std::uint8_t>& byte
     return;
   }
   if (header.prefix.type == PacketType::kInput) {
-    prediction::InputPacket packet;
+    // Read into the server's one packet object, whose records stay: no
+    // allocation per input.
+    prediction::InputPacket& packet = input_scratch_;
     if (!prediction::serialize_input_packet(r, packet, game_.schema(), game_.input_type()) || !r.finish()) {
       // Out-of-range codes land here: nothing outside the schema is ever queued.
       bad_packet(slot, r.error().value_or(make_error(ErrorCode::kMalformed)), now);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "test_game.h"
+#include "tickwire/core/bit_stream.h"
 #include "tickwire/core/serialize.h"
 
 namespace tickwire::prediction {
@@ -33,6 +34,36 @@ TEST(InputPacket, RoundTripsInputsTicksAndAck) {
   ASSERT_EQ(back->inputs.size(), 3U);
   for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(back->inputs[i], p.inputs[i]) << i;
   EXPECT_EQ(back->last_tick(), Tick(1002));
+}
+
+// A packet object read into again (as the server reads every input packet
+// into one) comes out as a fresh one would: more inputs than last time,
+// fewer, with and without claims and acks, and records made under another
+// schema object (a different game) are replaced, not reused.
+TEST(InputPacket, ReadingIntoAUsedPacketEqualsReadingIntoAFreshOne) {
+  TestSchema s;
+  const TestSchema other;
+  InputPacket reused;
+  reused.inputs = {snapshot::Record(other.schema, other.input)};
+  const std::size_t counts[] = {3, 1, 5, 5, 2, 8, 1};
+  for (std::size_t k = 0; k < std::size(counts); ++k) {
+    InputPacket p;
+    p.first_tick = Tick(100 + static_cast<std::uint32_t>(k) * 10);
+    if (k % 2 == 0) p.snapshot_ack = Tick(90 + static_cast<std::uint32_t>(k));
+    for (std::size_t i = 0; i < counts[k]; ++i) {
+      p.inputs.push_back(input(s, 0.125F * static_cast<float>(i + k), -0.25F, (i + k) % 3 == 0));
+    }
+    if (k % 3 == 1) p.view_claims.assign(counts[k], ViewClaim{static_cast<std::uint32_t>(k * 50)});
+    const auto bytes = encode_input_packet(p, s.schema, s.input, 1200).value();
+    BitReader r(bytes);
+    ASSERT_TRUE(serialize_input_packet(r, reused, s.schema, s.input)) << k;
+    const auto fresh = decode_input_packet(bytes, s.schema, s.input).value();
+    EXPECT_EQ(reused.first_tick, fresh.first_tick) << k;
+    EXPECT_EQ(reused.snapshot_ack, fresh.snapshot_ack) << k;
+    EXPECT_EQ(reused.inputs, fresh.inputs) << k;
+    EXPECT_EQ(reused.view_claims, fresh.view_claims) << k;
+    for (const auto& record : reused.inputs) EXPECT_EQ(&record.spec(), &s.schema.type(s.input)) << k;
+  }
 }
 
 TEST(InputPacket, AckMayBeAbsentOrAheadOfTheInputs) {

@@ -116,7 +116,11 @@ bool serialize_input_packet(Stream& s, InputPacket& p, const snapshot::Schema& s
     }
     p.first_tick = Tick(first);
     p.snapshot_ack = has_ack ? std::optional<Tick>(Tick(static_cast<Tick::Rep>(first64 - ack_offset))) : std::nullopt;
-    p.inputs.clear();
+    // A packet object read into again keeps its records: a receiver that
+    // reads every packet into one object allocates nothing once warm.
+    if (p.inputs.size() > count_minus_one + 1U) {
+      p.inputs.erase(p.inputs.begin() + static_cast<std::ptrdiff_t>(count_minus_one) + 1, p.inputs.end());
+    }
     p.inputs.reserve(count_minus_one + 1U);
   }
 
@@ -161,7 +165,12 @@ bool serialize_input_packet(Stream& s, InputPacket& p, const snapshot::Schema& s
       }
     }
     if constexpr (Stream::kReading) {
-      snapshot::Record& r = p.inputs.emplace_back(schema, input_type);
+      // A kept record serves when it is of this very schema's type (the
+      // schema's types are shared between its copies).
+      if (i < p.inputs.size() && (p.inputs[i].type() != input_type || &p.inputs[i].spec() != &spec)) {
+        p.inputs[i] = snapshot::Record(schema, input_type);
+      }
+      snapshot::Record& r = i < p.inputs.size() ? p.inputs[i] : p.inputs.emplace_back(schema, input_type);
       if (!r.from_codes(cur)) return s.fail(ErrorCode::kOutOfRange, "input field outside its range");
     }
     std::swap(prev, cur);

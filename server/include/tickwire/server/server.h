@@ -31,6 +31,7 @@
 #include "tickwire/core/tick.h"
 #include "tickwire/core/time.h"
 #include "tickwire/lagcomp/rewind_policy.h"
+#include "tickwire/prediction/input_packet.h"
 #include "tickwire/prediction/net_game.h"
 #include "tickwire/server/server_config.h"
 #include "tickwire/snapshot/state_ring.h"
@@ -221,6 +222,7 @@ class Server {
   // updates for longer than that is ever copied into a view.
   snapshot::WorldHistory history_;
   std::vector<prediction::PlayerInput> tick_inputs_;
+  prediction::InputPacket input_scratch_;        // every input packet is read into it
   std::vector<Slot*> sending_;                   // the clients this tick sends to, reused
   std::unique_ptr<EncodePool> encoders_;         // with config.workers > 1
   std::function<void(std::size_t)> encode_job_;  // encodes sending_[i] at encode_now_
