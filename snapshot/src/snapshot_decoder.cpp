@@ -70,8 +70,9 @@ std::optional<DecodeFailure> SnapshotDecoder::parse_header(std::span<const std::
   if (tick > std::numeric_limits<Tick::Rep>::max()) return fail(DropReason::kOutOfRange, "snapshot tick overflows");
   out.tick = Tick(static_cast<Tick::Rep>(tick));
   if (h.models_elsewhere) {
-    if (h.models_gap > out.baseline->tick().value())
+    if (h.models_gap > out.baseline->tick().value()) {
       return fail(DropReason::kOutOfRange, "models' state before tick 0");
+    }
     out.models_from = store.find(Tick(out.baseline->tick().value() - h.models_gap));
     if (out.models_from == nullptr) return fail(DropReason::kMissingBaseline, "state the models start from not held");
   }
