@@ -216,6 +216,26 @@ TEST(SnapshotHeaderFormat, ModelsFieldRoundTrips) {
   }
 }
 
+// A writer refuses a models field the format cannot carry instead of
+// sending one a receiver would read as something else.
+TEST(SnapshotHeaderFormat, ModelsGapsOutsideTheFormatAreRefused) {
+  for (std::uint32_t gap : {0U, kMaxHistoryTicks + 1}) {
+    SnapshotHeader h = delta_header(10, 2);
+    h.static_models = false;
+    h.models_elsewhere = true;
+    h.models_gap = gap;
+    BitWriter w(32);
+    EXPECT_FALSE(serialize(w, h)) << gap;
+  }
+  SnapshotHeader both = delta_header(10, 2);
+  both.static_models = false;
+  both.fresh_models = true;
+  both.models_elsewhere = true;
+  both.models_gap = 3;
+  BitWriter w(32);
+  EXPECT_FALSE(serialize(w, both));
+}
+
 TEST(SnapshotReceiverObligations, RejectsBaselinesOlderThanItsHistory) {
   Victim v;
   SnapshotHeader h = delta_header(10, 64);

@@ -1,8 +1,9 @@
 #pragma once
 // The plain-bit header in front of every snapshot body (docs/wire-format.md,
 // "Snapshot"). It names the snapshot tick, the baseline the body is a delta
-// against and the reference used for motion prediction, so a receiver can
-// check that it holds both before it decodes anything else.
+// against, the reference used for motion prediction and, when not the
+// baseline's, the state whose models the body starts from, so a receiver
+// can check that it holds them all before it decodes anything else.
 //
 // Ticks are sent compactly: with a baseline, only the baseline's low 16
 // bits (the receiver keeps far fewer than 65536 ticks, so they name one
@@ -102,6 +103,11 @@ bool serialize(Stream& s, SnapshotHeader& h) {
     // One bit for the usual case, the baseline's models; otherwise a code:
     // 1 for fresh models, else 1 + the gap to the state whose models.
     bool other = h.fresh_models || h.models_elsewhere;
+    if constexpr (!Stream::kReading) {
+      if (h.models_elsewhere && (h.fresh_models || h.models_gap < 1 || h.models_gap > kMaxHistoryTicks)) {
+        return s.fail(ErrorCode::kOutOfRange, "models gap outside [1, 4096], or with fresh models");
+      }
+    }
     if (!s.boolean(other)) return false;
     if (other) {
       std::uint32_t code = h.fresh_models ? 1 : h.models_gap + 1;
