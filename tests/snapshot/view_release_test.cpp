@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <deque>
+#include <initializer_list>
 #include <random>
 #include <vector>
 
@@ -69,6 +70,42 @@ ReceiverConfig receiver_config() {
   return rc;
 }
 
+// Acks that arrive when due, each at a tick of its own (so out of order).
+class DelayedAcks {
+ public:
+  void send(std::uint32_t due, Tick acked) { acks_.emplace_back(due, acked); }
+  // Hands every ack due by `now` to each sender.
+  void deliver(std::uint32_t now, std::initializer_list<SnapshotSender*> senders) {
+    for (auto it = acks_.begin(); it != acks_.end();) {
+      if (it->first > now) {
+        ++it;
+        continue;
+      }
+      for (SnapshotSender* s : senders) s->acknowledge(it->second);
+      it = acks_.erase(it);
+    }
+  }
+
+ private:
+  std::deque<std::pair<std::uint32_t, Tick>> acks_;  // (due tick, acked tick)
+};
+
+// The receiver decodes `bytes` to exactly the state the sender recorded;
+// returns the tick.
+Tick decodes_to_senders_state(SnapshotReceiver& receiver, const SnapshotSender& sender,
+                              const std::vector<std::uint8_t>& bytes, const Schema& schema, std::uint32_t t) {
+  auto got = receiver.receive(bytes);
+  EXPECT_TRUE(got.ok()) << "tick " << t;
+  if (!got.ok()) return Tick(0);
+  const WorldState* theirs = receiver.state(got.value());
+  const WorldState* ours = sender.view(got.value());
+  EXPECT_TRUE(theirs != nullptr && ours != nullptr && theirs->same_content(*ours, schema)) << "tick " << t;
+  return got.value();
+}
+
+// A quarter of the packets lost, in bursts.
+bool lost_in_a_burst(std::uint32_t t, std::mt19937_64& rng) { return (t / 9) % 4 == 0 && rng() % 2 == 0; }
+
 // States a sender holds, of the ticks its history could hold.
 std::size_t held(const SnapshotSender& s, std::uint32_t now) {
   std::size_t n = 0;
@@ -109,7 +146,7 @@ TEST(ViewRelease, LossyLateAcksStillDecodeExactly) {
   SnapshotSender sender(m.schema, config(8));
   SnapshotReceiver receiver(m.schema, receiver_config());
   WorldHistory history(2 * kHistory);
-  std::deque<std::pair<std::uint32_t, Tick>> acks;  // (due tick, acked tick)
+  DelayedAcks acks;
   std::size_t decoded = 0;
   for (std::uint32_t t = 1; t <= 600; ++t) {
     m.step(t);
@@ -117,24 +154,13 @@ TEST(ViewRelease, LossyLateAcksStillDecodeExactly) {
     std::vector<std::uint8_t> out;
     sender.encode(history, Tick(t), out);
     // A quarter lost in bursts, acks 1 to 12 ticks late and so out of order.
-    const bool lost = (t / 9) % 4 == 0 && rng() % 2 == 0;
-    if (!lost) {
-      auto got = receiver.receive(out);
-      ASSERT_TRUE(got.ok()) << "tick " << t;
-      const WorldState* theirs = receiver.state(got.value());
-      const WorldState* ours = sender.view(got.value());
-      ASSERT_TRUE(theirs != nullptr && ours != nullptr && theirs->same_content(*ours, m.schema)) << "tick " << t;
+    if (!lost_in_a_burst(t, rng)) {
+      const Tick got = decodes_to_senders_state(receiver, sender, out, m.schema, t);
+      ASSERT_FALSE(::testing::Test::HasFailure()) << "seed " << seed;
       ++decoded;
-      acks.emplace_back(t + 1 + static_cast<std::uint32_t>(rng() % 12), got.value());
+      acks.send(t + 1 + static_cast<std::uint32_t>(rng() % 12), got);
     }
-    for (auto it = acks.begin(); it != acks.end();) {
-      if (it->first <= t) {
-        sender.acknowledge(it->second);
-        it = acks.erase(it);
-      } else {
-        ++it;
-      }
-    }
+    acks.deliver(t, {&sender});
   }
   EXPECT_GT(decoded, 400U);
   EXPECT_GT(sender.stats().views_released, 0U);
@@ -186,7 +212,7 @@ TEST(ModelThinning, LongLossyFlightsDecodeExactlyWithFewModels) {
   SnapshotReceiver receiver(m.schema, receiver_config());
   SnapshotReceiver unbounded_receiver(m.schema, receiver_config());
   WorldHistory history(2 * kHistory);
-  std::deque<std::pair<std::uint32_t, Tick>> acks;  // (due tick, acked tick)
+  DelayedAcks acks;
   std::size_t decoded = 0;
   std::size_t most_models = 0;
   std::uint64_t bytes = 0;
@@ -201,26 +227,14 @@ TEST(ModelThinning, LongLossyFlightsDecodeExactlyWithFewModels) {
     bytes += out.size();
     unbounded_bytes += out_unbounded.size();
     most_models = std::max(most_models, sender.states_with_models());
-    const bool lost = (t / 9) % 4 == 0 && rng() % 2 == 0;
-    if (!lost) {
-      auto got = receiver.receive(out);
-      ASSERT_TRUE(got.ok()) << "tick " << t << ", seed " << seed;
-      const WorldState* theirs = receiver.state(got.value());
-      const WorldState* ours = sender.view(got.value());
-      ASSERT_TRUE(theirs != nullptr && ours != nullptr && theirs->same_content(*ours, m.schema)) << "tick " << t;
+    if (!lost_in_a_burst(t, rng)) {
+      const Tick got = decodes_to_senders_state(receiver, sender, out, m.schema, t);
       ASSERT_TRUE(unbounded_receiver.receive(out_unbounded).ok()) << "tick " << t;
+      ASSERT_FALSE(::testing::Test::HasFailure()) << "seed " << seed;
       ++decoded;
-      acks.emplace_back(t + 20 + static_cast<std::uint32_t>(rng() % 21), got.value());
+      acks.send(t + 20 + static_cast<std::uint32_t>(rng() % 21), got);
     }
-    for (auto it = acks.begin(); it != acks.end();) {
-      if (it->first <= t) {
-        sender.acknowledge(it->second);
-        unbounded.acknowledge(it->second);
-        it = acks.erase(it);
-      } else {
-        ++it;
-      }
-    }
+    acks.deliver(t, {&sender, &unbounded});
   }
   EXPECT_GT(decoded, 700U);
   EXPECT_LE(most_models, 4U + 1U);
@@ -248,9 +262,8 @@ TEST(ModelThinning, NoModelsLeftMeansFreshModels) {
     history.capture(m.world, Tick(t));
     std::vector<std::uint8_t> out;
     sender.encode(history, Tick(t), out);
-    auto got = receiver.receive(out);
-    ASSERT_TRUE(got.ok()) << "tick " << t;
-    ASSERT_TRUE(receiver.state(got.value())->same_content(*sender.view(got.value()), m.schema)) << "tick " << t;
+    decodes_to_senders_state(receiver, sender, out, m.schema, t);
+    ASSERT_FALSE(::testing::Test::HasFailure());
     // Acks only of every tenth state, each 5 ticks late: with one state
     // keeping models, the acked one has mostly given them up.
     if (t > 5 && (t - 5) % 10 == 0) sender.acknowledge(Tick(t - 5));
