@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "enet_test_support.h"
+#include "raw_enet_peer.h"
 
 namespace tickwire::transport {
 namespace {
@@ -348,6 +349,53 @@ TEST_F(EnetPairTest, WaitForAnyNamesTheTransportsWithTraffic) {
   EnetTransport::wait_for_any(none, Duration::seconds(2), ready);
   EXPECT_LT(Clock::now() - start_time, 1s);
   EXPECT_TRUE(ready.empty());
+}
+
+// The epoll set kept between waits: it names what has traffic, and follows
+// the transports from call to call, a socket closed and its number taken
+// by a newer transport at another index included.
+TEST_F(EnetPairTest, WaitSetFollowsTransportsThatComeAndGo) {
+  ASSERT_TRUE(start());
+  EnetWaitSet set;
+  std::vector<std::size_t> ready{99};
+  auto idle = std::make_unique<Node>(make_node(server_config()));
+  std::vector<EnetTransport*> transports{nullptr, idle->transport.get(), server.transport.get()};
+  auto start_time = Clock::now();
+  set.wait(transports, Duration::millis(30), ready);
+  EXPECT_GE(Clock::now() - start_time, 20ms);
+  EXPECT_TRUE(ready.empty());
+  EXPECT_EQ(set.watched(), 2u);
+
+  ASSERT_TRUE(client_send(Delivery::kUnreliable, bytes_of(8, 0)).ok());
+  client.transport->flush(wall_now());
+  set.wait(transports, Duration::seconds(2), ready);
+  EXPECT_EQ(ready, std::vector<std::size_t>{2});
+  ASSERT_TRUE(pump_until([&] { return at_server().size() == 1; }));
+
+  // The idle transport goes; a new one, at index 0, likely gets its socket's
+  // number. Index 1 letting go of its old number must not take the new
+  // transport's socket out of the set.
+  idle.reset();
+  Node fresh = make_node(server_config());
+  transports = {fresh.transport.get(), nullptr, server.transport.get()};
+  RawEnetPeer stranger;
+  ASSERT_TRUE(stranger.bound());
+  const std::vector<std::uint8_t> datagram(4, 0xAB);
+  stranger.send_datagram(*fresh.transport->local_address(), datagram);
+  start_time = Clock::now();
+  set.wait(transports, Duration::seconds(2), ready);
+  EXPECT_LT(Clock::now() - start_time, 1s);
+  // The server may have heard from its client meanwhile too.
+  EXPECT_TRUE(std::find(ready.begin(), ready.end(), 0U) != ready.end()) << ready.size();
+  EXPECT_EQ(set.watched(), 2u);
+
+  // Nobody left to wait on: back at once.
+  const std::vector<EnetTransport*> none{nullptr, nullptr};
+  start_time = Clock::now();
+  set.wait(none, Duration::seconds(2), ready);
+  EXPECT_LT(Clock::now() - start_time, 1s);
+  EXPECT_TRUE(ready.empty());
+  EXPECT_EQ(set.watched(), 0u);
 }
 
 TEST(EnetTransportTest, RejectsMisuse) {

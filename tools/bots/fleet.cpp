@@ -93,7 +93,7 @@ bool Fleet::receive(Duration max_wait, const std::function<Time()>& clock) {
   for (const auto& bot : bots_) {
     if (const auto due = bot->next_deadline()) wait = std::min(wait, std::max(*due - before, Duration::zero()));
   }
-  transport::EnetTransport::wait_for_any(sockets_, wait, ready_);
+  waiter_.wait(sockets_, wait, ready_);
   const Time now = clock();
   for (const std::size_t i : ready_) bots_[i]->receive(now);
   for (const auto& bot : bots_) {

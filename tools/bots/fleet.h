@@ -14,6 +14,7 @@
 #include "evil.h"
 #include "metrics.h"
 #include "options.h"
+#include "tickwire/transport/enet_transport.h"
 
 namespace tickwire::bots {
 
@@ -55,6 +56,7 @@ class Fleet {
   std::vector<std::unique_ptr<EvilBot>> evil_;
   std::vector<transport::EnetTransport*> sockets_;  // for receive(), reused
   std::vector<std::size_t> ready_;
+  transport::EnetWaitSet waiter_;  // the sockets_ in one epoll set between waits
   Duration ramp_;
   std::optional<Time> start_;
 };

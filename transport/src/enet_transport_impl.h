@@ -58,6 +58,8 @@ bool is_session_datagram(std::span<const std::uint8_t> datagram);
 
 }  // namespace enet_detail
 
+std::uint64_t next_serial();
+
 struct EnetTransport::Impl {
   struct PeerRecord {
     ENetPeer* peer = nullptr;
@@ -80,6 +82,9 @@ struct EnetTransport::Impl {
 
   EnetConfig config;
   ENetHost* host = nullptr;
+  // Unique over the process's life, never 0: tells a transport from a
+  // later one that reuses its address or its socket's number.
+  std::uint64_t serial = next_serial();
   std::uint32_t next_id = 1;  // 0 is the default PeerId, never handed out
   std::unordered_map<PeerId, PeerRecord> peers;
   // Address validation; both unset when it is off.

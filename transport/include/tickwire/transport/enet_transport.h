@@ -21,6 +21,8 @@
 #include "tickwire/transport/connect_token.h"
 #include "tickwire/transport/transport.h"
 
+struct epoll_event;  // <sys/epoll.h>, needed by the source file only
+
 namespace tickwire::transport {
 
 // Address validation (connect_challenge.h): both ends must agree, and it is
@@ -161,8 +163,43 @@ class EnetTransport final : public Transport {
   struct Impl;
 
  private:
+  friend class EnetWaitSet;
   explicit EnetTransport(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
+};
+
+// wait_for_any for a process that waits on many transports many times a
+// frame (a bot fleet): the sockets stay in one epoll set between waits, so
+// a wait costs the kernel what is ready, not every socket watched, as
+// ppoll does. The set follows `transports` from call to call: an index
+// whose transport was replaced, or became null, is re-registered. Falls
+// back to wait_for_any where epoll is unavailable.
+class EnetWaitSet {
+ public:
+  EnetWaitSet();
+  ~EnetWaitSet();
+  EnetWaitSet(const EnetWaitSet&) = delete;
+  EnetWaitSet& operator=(const EnetWaitSet&) = delete;
+
+  // As wait_for_any: blocks for at most `max_wait` (to the microsecond)
+  // until any transport has traffic, and fills `ready` with their indices,
+  // in increasing order. An error or signal only ends the wait early.
+  void wait(std::span<EnetTransport* const> transports, Duration max_wait, std::vector<std::size_t>& ready);
+
+  // Sockets in the set (for tests).
+  std::size_t watched() const;
+
+ private:
+  struct Slot {
+    std::uint64_t serial = 0;  // the transport registered here; 0: none
+    int fd = -1;
+  };
+  void follow(std::span<EnetTransport* const> transports);
+
+  int epoll_ = -1;
+  std::vector<Slot> slots_;
+  std::vector<std::size_t> owner_;     // by fd: the slot that registered it, or npos
+  std::vector<::epoll_event> events_;  // kept between waits
 };
 
 }  // namespace tickwire::transport
