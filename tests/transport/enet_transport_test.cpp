@@ -103,6 +103,29 @@ TEST_F(EnetPairTest, ExchangesBothWaysOnBothDeliveries) {
   expect_stream(at_client(), 20, 100, kReliableCount, bytes_of(400, 9));
 }
 
+// Unreliable payloads queued before one flush leave in batches of one
+// sendmmsg each; across the batches' edges every one arrives, in order,
+// and each is counted once at the socket.
+TEST_F(EnetPairTest, AFlushOfMoreThanOneBatchDeliversEveryDatagramInOrder) {
+  ASSERT_TRUE(start());
+  constexpr int kCount = 150;  // two full batches and part of a third
+  const std::uint64_t sent_before = server.transport->wire_stats()->datagrams_sent;
+  for (int i = 0; i < kCount; ++i) {
+    ASSERT_TRUE(
+        server_send(Delivery::kUnreliable, bytes_of(static_cast<std::size_t>(40 + i % 7), static_cast<std::uint8_t>(i)))
+            .ok());
+  }
+  server.transport->flush(wall_now());
+  EXPECT_EQ(server.transport->wire_stats()->datagrams_sent - sent_before, static_cast<std::uint64_t>(kCount));
+  ASSERT_TRUE(pump_until([&] { return at_client().size() == kCount; }));
+  const auto got = at_client();
+  for (int i = 0; i < kCount; ++i) {
+    EXPECT_EQ(got[static_cast<std::size_t>(i)].data,
+              bytes_of(static_cast<std::size_t>(40 + i % 7), static_cast<std::uint8_t>(i)))
+        << i;
+  }
+}
+
 // Unreliable payloads through ENet's own framing (session datagrams off on
 // one end) still arrive, marked unreliable, and each costs the sender
 // exactly ENet's 8 more bytes per datagram than a session datagram would.

@@ -13,6 +13,7 @@
 
 #include <enet/enet.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -48,29 +49,68 @@ void EnetTransport::Impl::queue_session_datagram(PeerId id, std::span<const std:
 
 // Sent after ENet's own sends, so a reliable message queued before an
 // unreliable one (a Welcome before the first snapshot) leaves first, as it
-// did when both went through ENet's queue.
+// did when both went through ENet's queue. A server sends one to every
+// client each snapshot, so they leave in batches of one sendmmsg each: the
+// kernel's per-call cost is paid once per batch, not once per client.
 void EnetTransport::Impl::send_session_datagrams() {
-  for (std::size_t i = 0; i < session_queued; ++i) {
-    const SessionOut& out = session_out[i];
-    const PeerRecord* record = find_open(out.peer);
-    if (record == nullptr || record->peer->state != ENET_PEER_STATE_CONNECTED) continue;
-    const ENetPeer* peer = record->peer;
-    const auto header =
-        static_cast<std::uint16_t>(kSessionFlag | (peer->outgoingSessionID << 12) | (peer->outgoingPeerID & 0x0FFFU));
-    std::uint8_t head[kSessionHeaderBytes] = {static_cast<std::uint8_t>(header >> 8),
-                                              static_cast<std::uint8_t>(header & 0xFFU)};
-    ENetBuffer buffers[2];
-    buffers[0].data = head;
-    buffers[0].dataLength = sizeof(head);
-    buffers[1].data = const_cast<std::uint8_t*>(out.bytes.data());  // NOLINT: ENet's buffer is not const-correct
-    buffers[1].dataLength = out.bytes.size();
-    const int sent = enet_socket_send(host->socket, &peer->address, buffers, 2);
-    if (sent > 0) {
-      wire.datagrams_sent += 1;
-      wire.bytes_sent += static_cast<std::uint64_t>(sent);
+  constexpr std::size_t kBatch = 64;
+  SessionBatch& b = session_batch;
+  if (b.messages.size() < kBatch) {
+    b.messages.resize(kBatch);
+    b.pieces.resize(2 * kBatch);
+    b.to.resize(kBatch);
+    b.heads.resize(kSessionHeaderBytes * kBatch);
+  }
+  std::size_t next = 0;
+  while (next < session_queued) {
+    std::size_t n = 0;
+    for (; next < session_queued && n < kBatch; ++next) {
+      const SessionOut& out = session_out[next];
+      const PeerRecord* record = find_open(out.peer);
+      if (record == nullptr || record->peer->state != ENET_PEER_STATE_CONNECTED) continue;
+      const ENetPeer* peer = record->peer;
+      const auto header =
+          static_cast<std::uint16_t>(kSessionFlag | (peer->outgoingSessionID << 12) | (peer->outgoingPeerID & 0x0FFFU));
+      std::uint8_t* head = &b.heads[kSessionHeaderBytes * n];
+      head[0] = static_cast<std::uint8_t>(header >> 8);
+      head[1] = static_cast<std::uint8_t>(header & 0xFFU);
+      sockaddr_in& to = b.to[n];
+      to = sockaddr_in{};
+      to.sin_family = AF_INET;
+      to.sin_port = ENET_HOST_TO_NET_16(peer->address.port);
+      to.sin_addr.s_addr = peer->address.host;  // ENet keeps it in network order
+      b.pieces[2 * n] = iovec{head, kSessionHeaderBytes};
+      b.pieces[2 * n + 1] = iovec{const_cast<std::uint8_t*>(out.bytes.data()), out.bytes.size()};  // NOLINT
+      mmsghdr& m = b.messages[n];
+      m = mmsghdr{};
+      m.msg_hdr.msg_name = &to;
+      m.msg_hdr.msg_namelen = sizeof(to);
+      m.msg_hdr.msg_iov = &b.pieces[2 * n];
+      m.msg_hdr.msg_iovlen = 2;
+      ++n;
     }
+    send_batch(n);
   }
   session_queued = 0;
+}
+
+// sendmmsg stops at the first datagram the kernel refuses (a full buffer,
+// an unreachable port); that one is dropped, as a lone sendmsg would drop
+// it, and the rest still go.
+void EnetTransport::Impl::send_batch(std::size_t n) {
+  SessionBatch& b = session_batch;
+  std::size_t first = 0;
+  while (first < n) {
+    const int sent =
+        sendmmsg(host->socket, &b.messages[first], static_cast<unsigned>(n - first), MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (sent < 0 && errno == EINTR) continue;
+    const std::size_t ok = sent > 0 ? static_cast<std::size_t>(sent) : 0;
+    for (std::size_t k = first; k < first + ok; ++k) {
+      wire.datagrams_sent += 1;
+      wire.bytes_sent += b.messages[k].msg_len;
+    }
+    first += ok + 1;  // past the refused one, if any
+  }
 }
 
 int EnetTransport::Impl::on_session_datagram(std::span<const std::uint8_t> datagram, Endpoint from) {

@@ -5,6 +5,10 @@
 // figures). ENet's types are only named here, never defined, so this
 // header does not include <enet/enet.h>.
 
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -106,6 +110,13 @@ struct EnetTransport::Impl {
   // a snapshot each tick stops allocating here once warm.
   std::vector<SessionOut> session_out;
   std::size_t session_queued = 0;
+  // One sendmmsg's worth of them, built in place (kept between flushes).
+  struct SessionBatch {
+    std::vector<mmsghdr> messages;
+    std::vector<iovec> pieces;  // two per message: session header, payload
+    std::vector<sockaddr_in> to;
+    std::vector<std::uint8_t> heads;  // kSessionHeaderBytes per message
+  } session_batch;
   SessionStats session_stats;
 
   Impl() = default;
@@ -140,6 +151,7 @@ struct EnetTransport::Impl {
   // enet_session_datagrams.cpp: unreliable payloads beside ENet.
   void queue_session_datagram(PeerId id, std::span<const std::uint8_t> bytes);
   void send_session_datagrams();
+  void send_batch(std::size_t n);  // the first n of session_batch
   int on_session_datagram(std::span<const std::uint8_t> datagram, Endpoint from);
   void probe_round_trips();
 
