@@ -61,8 +61,7 @@ bool ClockEstimator::add(Time received, const NetworkTime& sent, Duration rtt) {
   // fit by at most half of its best sample's. So half the difference of the
   // two round trips bounds an honest disagreement; a sample further off than
   // that (and the tolerance) is a step of the server clock or hostile.
-  const double allowed =
-      std::fabs(rtt_us - rtt_floor_us()) / 2.0 + static_cast<double>(config_.step_tolerance.micros());
+  const double allowed = std::fabs(rtt_us - floor_us_) / 2.0 + static_cast<double>(config_.step_tolerance.micros());
   if (std::fabs(y - offset_at(x)) > allowed) {
     if (++inconsistent_run_ >= config_.step_samples) {
       ++steps_;
@@ -75,14 +74,17 @@ bool ClockEstimator::add(Time received, const NetworkTime& sent, Duration rtt) {
   }
   inconsistent_run_ = 0;
 
+  // The fit is a function of the points alone: most samples (several a
+  // slice) leave them as they were, and then it stands.
   const std::int64_t slice = floor_div(static_cast<std::int64_t>(x), config_.slice.micros());
   if (slice > points_.back().slice) {
     points_.push_back(Point{slice, x, y, rtt_us});
     if (points_.size() > config_.drift_slices) points_.pop_front();
+    refit();
   } else if (slice == points_.back().slice && rtt_us < points_.back().rtt_us) {
     points_.back() = Point{slice, x, y, rtt_us};
+    refit();
   }
-  refit();
   slew(x);
   ++accepted_;
   return true;
@@ -129,7 +131,8 @@ double ClockEstimator::rtt_floor_us() const {
 }
 
 void ClockEstimator::refit() {
-  const double floor = rtt_floor_us();
+  floor_us_ = rtt_floor_us();
+  const double floor = floor_us_;
   const double q0 = static_cast<double>(config_.quality_floor.micros());
   auto weight = [&](const Point& p) {
     const double half_queue = std::max(0.0, p.rtt_us - floor) / 2.0;

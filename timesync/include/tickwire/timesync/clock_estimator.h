@@ -124,6 +124,7 @@ class ClockEstimator {
   std::optional<Time> last_received_;
   std::deque<Point> points_;  // by slice, oldest first, at most config.drift_slices
   double intercept_ = 0;      // the fitted y at x = 0
+  double floor_us_ = 0;       // rtt_floor_us() as of the last refit (the points since)
   double slope_ = 0;
   double out_x_ = 0;  // the slewed clock: y = out_y_ + out_rate_ * (x - out_x_)
   double out_y_ = 0;
