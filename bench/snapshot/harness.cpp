@@ -107,6 +107,7 @@ RunResult run_scene(Scene& scene, const RunOptions& options) {
   snapshot::SnapshotSender sender(scene.schema(), sender_config);
   snapshot::ReceiverConfig receiver_config;
   receiver_config.history_ticks = sender_config.history_ticks;
+  receiver_config.codebook = sender_config.codebook;
   if (options.unlimited) receiver_config.max_payload = 1 << 20;
   snapshot::SnapshotReceiver receiver(scene.schema(), receiver_config);
   PacketChannel server_channel;
@@ -156,6 +157,10 @@ RunResult run_scene(Scene& scene, const RunOptions& options) {
       t0 = Clock::now();
       sender.encode(state, payload);
       encode_total += micros_since(t0);
+      if (const snapshot::WorldState* view = sender.view(state.tick());
+          options.train != nullptr && view != nullptr && view->models() != nullptr) {
+        options.train->add(*view->models());
+      }
       sizes.push_back(payload.size());
       down_payload += payload.size();
       BitReader r(payload);

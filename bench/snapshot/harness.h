@@ -8,6 +8,7 @@
 #include <string>
 
 #include "scene.h"
+#include "tickwire/snapshot/codebook.h"
 #include "tickwire/snapshot/sender.h"
 
 namespace tickwire::bench {
@@ -28,6 +29,8 @@ struct RunOptions {
   snapshot::SenderConfig sender;  // tick_rate is taken from the scene
   bool unlimited = false;         // lift the payload limit (to measure compression alone); SimNetwork only
   std::uint32_t latency_ms = 25;  // one-way; SimNetwork only
+  // When set, every packet's models are added to it (to train a codebook).
+  snapshot::CodebookTrainer* train = nullptr;
 };
 
 // One direction of the client's connection, averaged over the run.

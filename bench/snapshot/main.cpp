@@ -225,6 +225,7 @@ struct Variant {
   bool per_field;
   bool adaptive;
   bool inherit;
+  bool codebook = false;  // models trained on another run of the scene, then fixed
 };
 
 int run_ablation(const Args& args, const std::vector<std::string>& scenes) {
@@ -238,10 +239,11 @@ int run_ablation(const Args& args, const std::vector<std::string>& scenes) {
       {"+ adaptive range coding, fresh per packet", true, true, true, true, true, false},
       {"+ models inherited from the baseline", true, true, true, true, true, true},
       {"(side) all but motion prediction", true, false, false, false, true, true},
+      {"(side) static models trained on another run", true, true, true, true, true, true, true},
   };
-  std::printf("%-16s %-45s %9s %9s %6s\n", "scene", "variant (0% loss, no payload limit)", "payload", "modelled",
-              "p50");
-  std::printf("%-16s %-45s %9s %9s %6s\n", "", "", "down", "wire down", "bytes");
+  std::printf("%-16s %-45s %9s %9s %6s %7s %7s\n", "scene", "variant (0% loss, no payload limit)", "payload",
+              "modelled", "p50", "encode", "decode");
+  std::printf("%-16s %-45s %9s %9s %6s %7s %7s\n", "", "", "down", "wire down", "bytes", "us", "us");
   for (const auto& name : scenes) {
     for (const Variant& v : variants) {
       auto scene = make(name, args.seed);
@@ -256,9 +258,21 @@ int run_ablation(const Args& args, const std::vector<std::string>& scenes) {
       o.sender.choose_motion_per_field = v.per_field;
       o.sender.adaptive_coding = v.adaptive;
       o.sender.inherit_models = v.inherit;
+      if (v.codebook) {
+        // Trained on the scene played with another seed, coded as it ships;
+        // then the same models for every packet of the run measured.
+        RunOptions training = o;
+        training.seed = args.seed + 1;
+        tickwire::snapshot::CodebookTrainer trainer(scene->schema());
+        training.train = &trainer;
+        auto other = make(name, training.seed);
+        (void)tickwire::bench::run_scene(*other, training);
+        o.sender.codebook = trainer.codebook();
+      }
       const RunResult r = tickwire::bench::run_scene(*scene, o);
-      std::printf("%-16s %-45s %9.2f %9.2f %6zu%s\n", name.c_str(), v.name, r.down.payload_kbps, r.down.wire_kbps,
-                  r.bytes_p50, r.mismatches != 0 ? "  ERROR: mismatches" : "");
+      std::printf("%-16s %-45s %9.2f %9.2f %6zu %7.2f %7.2f%s\n", name.c_str(), v.name, r.down.payload_kbps,
+                  r.down.wire_kbps, r.bytes_p50, r.encode_us, r.decode_us,
+                  r.mismatches != 0 ? "  ERROR: mismatches" : "");
       std::fflush(stdout);
     }
   }

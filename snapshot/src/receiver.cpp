@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "tickwire/snapshot/codebook.h"
+
 namespace tickwire::snapshot {
 
 namespace {
@@ -33,7 +35,12 @@ ErrorCode code_of(DropReason reason) {
 SnapshotReceiver::SnapshotReceiver(Schema schema, ReceiverConfig config)
     : config_(checked(config)),
       decoder_(std::move(schema), DecodeLimits{config_.max_entities, config_.history_ticks, config_.max_payload}),
-      ring_(config_.history_ticks) {}
+      ring_(config_.history_ticks) {
+  if (config_.codebook && !codebook_fits(*config_.codebook, decoder_.schema())) {
+    throw std::invalid_argument("SnapshotReceiver: the codebook was made for another schema");
+  }
+  decoder_.set_codebook(config_.codebook);
+}
 
 const WorldState* SnapshotReceiver::state(Tick tick) const {
   const auto* slot = ring_.find(tick);

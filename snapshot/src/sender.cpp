@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "tickwire/snapshot/codebook.h"
+
 namespace tickwire::snapshot {
 
 namespace {
@@ -31,6 +33,9 @@ SenderConfig checked(SenderConfig c) {
     throw std::invalid_argument("SnapshotSender: history_ticks must be in [1, 4096]");
   }
   if (c.max_payload < kMinBudget) throw std::invalid_argument("SnapshotSender: max_payload must be at least 64 bytes");
+  if (c.codebook && !c.adaptive_coding) {
+    throw std::invalid_argument("SnapshotSender: a codebook codes with models, so adaptive_coding must be on");
+  }
   return c;
 }
 
@@ -38,6 +43,9 @@ SenderConfig checked(SenderConfig c) {
 
 SnapshotSender::SnapshotSender(Schema schema, SenderConfig config)
     : schema_(std::move(schema)), config_(checked(config)), encoder_(schema_), views_(config_.history_ticks) {
+  if (config_.codebook && !codebook_fits(*config_.codebook, schema_)) {
+    throw std::invalid_argument("SnapshotSender: the codebook was made for another schema");
+  }
   for (const TypeSpec& t : schema_.types()) {
     for (const ComponentSpec& c : t.components) second_order_fields_ = second_order_fields_ || c.second_order;
     motion_choice_.emplace_back(t.stride(), std::uint8_t{1});
@@ -323,6 +331,7 @@ void SnapshotSender::encode(const WorldState& current, const WorldHistory* histo
   EncodeInput in{
       &current, baseline, reference, reference2, config_.adaptive_coding, config_.inherit_models && !fresh_models};
   in.models_from = models_from;
+  in.codebook = config_.codebook.get();
   in.motion_choice = &motion_choice_;
   if (history != nullptr && history->depth() > config_.history_ticks && history->shared().holds(current)) {
     // The view is read while within history_ticks of its tick; values

@@ -113,12 +113,13 @@ std::optional<DecodeFailure> SnapshotDecoder::decode_body(std::span<const std::u
   }
 
   const WorldState* models_from = p.models_from != nullptr ? p.models_from : base;
-  models_.begin(schema_,
-                base != nullptr && !p.header.static_models && !p.header.fresh_models ? models_from->models() : nullptr);
+  const bool book = p.header.static_models && codebook_ != nullptr;
+  const bool carried = base != nullptr && !p.header.static_models && !p.header.fresh_models;
+  models_.begin(schema_, book ? codebook_.get() : (carried ? models_from->models() : nullptr));
   masks_.resize(schema_.type_count());
   for (auto& mask : masks_) mask.clear();
   RangeDecoder rc(body, !p.header.static_models);
-  detail::DecodeIo io{rc, !p.header.static_models};
+  detail::DecodeIo io{rc, !p.header.static_models || book};
   detail::ReferenceCursor cursor(p.reference, p.reference2);
   std::size_t prev = 0;
   if (base != nullptr) {

@@ -72,11 +72,12 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
     h.tick = tick.value();
   }
   h.has_body = has_body;
-  h.static_models = !in.adaptive;
-  h.fresh_models = in.adaptive && base != nullptr && !in.inherit_models;
+  const bool book = in.adaptive && in.codebook != nullptr;
+  const bool carried = in.adaptive && !book && base != nullptr && in.inherit_models;  // models from a held state
+  h.static_models = !in.adaptive || book;
+  h.fresh_models = in.adaptive && !book && base != nullptr && !in.inherit_models;
   const WorldState* models_from = base;
-  if (in.adaptive && base != nullptr && in.inherit_models && in.models_from != nullptr &&
-      in.models_from->tick() < base->tick()) {
+  if (carried && in.models_from != nullptr && in.models_from->tick() < base->tick()) {
     h.models_elsewhere = true;
     h.models_gap = static_cast<std::uint32_t>(base->tick() - in.models_from->tick());
     models_from = in.models_from;
@@ -88,11 +89,11 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
   bytes.assign(header.begin(), header.end());
   header_ = writer.take();  // its buffer, for the next packet
 
-  models_.begin(schema_, base != nullptr && in.adaptive && in.inherit_models ? models_from->models() : nullptr);
+  models_.begin(schema_, book ? in.codebook : (carried ? models_from->models() : nullptr));
   masks_.resize(schema_.type_count());
   for (auto& mask : masks_) mask.clear();
   body_.clear();
-  RangeEncoder rc(body_, in.adaptive);
+  RangeEncoder rc(body_, in.adaptive && !book);  // a codebook's models stay as they are
   detail::EncodeIo io{rc, in.adaptive};
   detail::ReferenceCursor cursor(ref, ref2);
   std::size_t prev = 0;
@@ -190,7 +191,7 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
     bytes.insert(bytes.end(), body_.begin(), body_.end());
   }
   if (any_spawn) view.sort_by_id();
-  if (in.adaptive) {
+  if (in.adaptive && !book) {
     // A packet without a body leaves the models as its baseline had them.
     view.set_models(has_body ? models_.publish() : (base != nullptr ? base->shared_models() : nullptr));
   }

@@ -95,8 +95,11 @@ class TypeModels {
   // Becomes a copy of `other`. A block recycled from its type's pool
   // already has the type's layout, so only the models themselves are
   // copied.
+  bool same_layout(const TypeModels& other) const {
+    return offsets_ == other.offsets_ && exponents_ == other.exponents_ && bits_.size() == other.bits_.size();
+  }
   void assign(const TypeModels& other) {
-    if (offsets_ == other.offsets_ && exponents_ == other.exponents_) {
+    if (same_layout(other)) {
       std::copy(other.bits_.begin(), other.bits_.end(), bits_.begin());
     } else {
       *this = other;
@@ -104,6 +107,9 @@ class TypeModels {
   }
   ComponentModels component(std::size_t i) { return {bits_.data() + offsets_[i], exponents_[i]}; }
   std::size_t bytes() const { return bits_.size() * sizeof(BitModel); }
+  // Every model of the table, in layout order (for training a codebook).
+  std::span<const BitModel> bits() const { return bits_; }
+  std::span<BitModel> bits() { return bits_; }
 
  private:
   std::vector<BitModel> bits_;

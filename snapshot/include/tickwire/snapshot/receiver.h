@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -23,6 +24,8 @@ struct ReceiverConfig {
   std::uint32_t history_ticks = 64;    // states kept; must equal the server's
   std::uint32_t max_entities = 16384;  // entities (and ids) a state may hold
   std::size_t max_payload = 1200;      // longer snapshots are dropped unread
+  // The sender's SenderConfig::codebook, when it codes with one.
+  std::shared_ptr<const ModelState> codebook = nullptr;
 };
 
 struct ReceiverStats {

@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -75,6 +76,10 @@ struct SenderConfig {
   // packets' models start from the newest acknowledged state that kept
   // them (a few ticks older; the header names it). 0: no bound.
   std::uint32_t max_models_in_flight = 4;
+  // With adaptive_coding: code every body with these fixed models (a
+  // codebook: codebook.h) instead of models carried per client. The
+  // client's receiver must hold the same (ReceiverConfig::codebook).
+  std::shared_ptr<const ModelState> codebook = nullptr;
 };
 
 struct SenderStats {
@@ -152,7 +157,7 @@ class SnapshotSender {
   std::uint32_t reach() const;
   void release_views_behind(Tick newest);
   void thin_models_in_flight(Tick now);
-  bool models_carry() const { return config_.adaptive_coding && config_.inherit_models; }
+  bool models_carry() const { return config_.adaptive_coding && config_.inherit_models && !config_.codebook; }
   void take_spare_for_scratch();
 
   Schema schema_;

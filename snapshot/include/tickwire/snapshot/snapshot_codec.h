@@ -40,6 +40,10 @@ struct EncodeInput {
   // client holds (its packet's models; the header names it). nullptr: the
   // baseline's.
   const WorldState* models_from = nullptr;
+  // With adaptive: the body is coded with these models, held fixed (a
+  // codebook both ends hold: codebook.h), not the baseline's; the header
+  // says static models. nullptr: adaptive models as above.
+  const ModelState* codebook = nullptr;
   // Per type, per component: 1 to predict the field from motion, 0 to hold
   // its baseline value (for fields whose changes are jumps, which a motion
   // prediction overshoots). Only fields declared with motion can use it;
@@ -148,10 +152,16 @@ class SnapshotDecoder {
 
   const DecodeLimits& limits() const { return limits_; }
   const Schema& schema() const { return schema_; }
+  // The codebook (codebook.h) the sender codes with, if it does: a body
+  // whose header says static models is then read with these models rather
+  // than as fixed codes. Both ends must hold the same one, as they hold the
+  // same schema.
+  void set_codebook(std::shared_ptr<const ModelState> codebook) { codebook_ = std::move(codebook); }
 
  private:
   Schema schema_;
   DecodeLimits limits_;
+  std::shared_ptr<const ModelState> codebook_;
   BodyModels models_;
   std::vector<std::vector<std::uint8_t>> masks_;  // motion choices read in this packet, per type
 };

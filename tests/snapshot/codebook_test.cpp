@@ -1,0 +1,236 @@
+// Codebooks: models trained on one run's packets and held fixed. A sender
+// and receiver that share one decode a different, lossy, churning run
+// exactly, keep no models per state, and code better than fixed codes;
+// a codebook that does not fit the schema is refused; training averages.
+
+#include "tickwire/snapshot/codebook.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <random>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "test_seed.h"
+#include "tickwire/snapshot/receiver.h"
+#include "tickwire/snapshot/sender.h"
+#include "tickwire/snapshot/state_ring.h"
+#include "tickwire/snapshot/world.h"
+
+namespace tickwire::snapshot {
+namespace {
+
+constexpr std::uint32_t kHistory = 64;
+
+// Walkers on circles, a counter that ticks now and then, and (with churn)
+// one walker leaving and another joining every 23 ticks.
+struct Walkers {
+  TypeId walker;  // set by make(), so declared before schema
+  Field<Vec2> position;
+  Field<std::int32_t> counter;
+  Schema schema;
+  World world;
+  std::vector<EntityId> ids;
+  float speed;
+
+  static Schema make(TypeId& type, Field<Vec2>& p, Field<std::int32_t>& c) {
+    SchemaBuilder b;
+    TypeBuilder t = b.entity_type("walker");
+    type = t.id();
+    p = t.add_vec2("position", {-100.0F, -100.0F}, {100.0F, 100.0F}, 0.01F);
+    c = t.add_int("counter", 0, 1000);
+    return b.build();
+  }
+  explicit Walkers(float speed_factor) : schema(make(walker, position, counter)), world(schema), speed(speed_factor) {
+    for (int i = 0; i < 20; ++i) ids.push_back(world.spawn(walker));
+  }
+  void step(std::uint32_t t, bool churn) {
+    if (churn && t % 23 == 0) {
+      world.despawn(ids[t % ids.size()]);
+      ids[t % ids.size()] = world.spawn(walker);
+    }
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      const float phase = speed * 0.03F * static_cast<float>(t) * (1.0F + 0.1F * static_cast<float>(i));
+      const float r = 4.0F + static_cast<float>(i);
+      world.set(ids[i], position, Vec2{r * std::cos(phase), r * std::sin(phase)});
+      if ((t + i) % 13 == 0) world.set(ids[i], counter, static_cast<std::int32_t>((t / 13) % 1000));
+    }
+    world.quantize();
+  }
+};
+
+SenderConfig sender_config(std::shared_ptr<const ModelState> codebook = nullptr, bool adaptive = true) {
+  SenderConfig c;
+  c.history_ticks = kHistory;
+  c.adaptive_coding = adaptive;
+  c.codebook = std::move(codebook);
+  return c;
+}
+
+ReceiverConfig receiver_config(std::shared_ptr<const ModelState> codebook = nullptr) {
+  ReceiverConfig c;
+  c.history_ticks = kHistory;
+  c.codebook = std::move(codebook);
+  return c;
+}
+
+// A lossy, churning match: a fifth of the packets lost, acks 2 to 12 ticks
+// late and out of order. Each decoded state must be the sender's; returns
+// the bytes sent. `each` sees the sender after every tick.
+template <class Each>
+std::uint64_t play(Walkers& w, SnapshotSender& sender, SnapshotReceiver& receiver, std::uint32_t ticks,
+                   std::mt19937_64& rng, Each&& each) {
+  WorldHistory history(2 * kHistory);
+  std::deque<std::pair<std::uint32_t, Tick>> acks;  // (due, acked)
+  std::uint64_t bytes = 0;
+  std::size_t decoded = 0;
+  for (std::uint32_t t = 1; t <= ticks; ++t) {
+    w.step(t, true);
+    history.capture(w.world, Tick(t));
+    std::vector<std::uint8_t> out;
+    sender.encode(history, Tick(t), out);
+    bytes += out.size();
+    each(sender, t);
+    if (rng() % 5 != 0) {
+      auto got = receiver.receive(out);
+      EXPECT_TRUE(got.ok()) << "tick " << t;
+      if (!got.ok()) return bytes;
+      const WorldState* ours = sender.view(got.value());
+      EXPECT_TRUE(ours != nullptr && receiver.state(got.value())->same_content(*ours, w.schema)) << "tick " << t;
+      ++decoded;
+      acks.emplace_back(t + 2 + static_cast<std::uint32_t>(rng() % 11), got.value());
+    }
+    for (auto it = acks.begin(); it != acks.end();) {
+      if (it->first > t) {
+        ++it;
+        continue;
+      }
+      sender.acknowledge(it->second);
+      it = acks.erase(it);
+    }
+  }
+  EXPECT_GT(decoded, ticks / 2);
+  return bytes;
+}
+
+// Trains on a match like the ones it will code, at another speed and seed:
+// every packet's models.
+std::shared_ptr<const ModelState> trained(std::uint32_t ticks, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Walkers w(1.0F);
+  SnapshotSender sender(w.schema, sender_config());
+  SnapshotReceiver receiver(w.schema, receiver_config());
+  CodebookTrainer trainer(w.schema);
+  play(w, sender, receiver, ticks, rng, [&trainer](const SnapshotSender& s, std::uint32_t t) {
+    if (const WorldState* view = s.view(Tick(t)); view != nullptr && view->models() != nullptr) {
+      trainer.add(*view->models());
+    }
+  });
+  EXPECT_EQ(trainer.packets(), ticks);
+  return trainer.codebook();
+}
+
+TEST(Codebook, TrainedOnOneMatchDecodesAnotherExactlyAndCodesBetterThanFixedCodes) {
+  const std::uint64_t seed = testing::test_seed("Codebook.TrainedOnOneMatchDecodesAnotherExactly");
+  const auto book = trained(400, seed + 1);
+  std::uint64_t bytes[3] = {};  // codebook, fixed codes, adaptive
+  for (int mode = 0; mode < 3; ++mode) {
+    std::mt19937_64 rng(seed);
+    Walkers w(1.3F);
+    SnapshotSender sender(w.schema, sender_config(mode == 0 ? book : nullptr, mode != 1));
+    SnapshotReceiver receiver(w.schema, receiver_config(mode == 0 ? book : nullptr));
+    bytes[mode] = play(w, sender, receiver, 600, rng, [mode](const SnapshotSender& s, std::uint32_t t) {
+      if (mode == 0) {
+        EXPECT_EQ(s.states_with_models(), 0U) << "tick " << t;
+      }
+    });
+    ASSERT_FALSE(::testing::Test::HasFailure()) << "seed " << seed << ", mode " << mode;
+  }
+  std::printf("seed %llu: %llu bytes with the codebook, %llu with fixed codes, %llu adaptive\n",
+              static_cast<unsigned long long>(seed), static_cast<unsigned long long>(bytes[0]),
+              static_cast<unsigned long long>(bytes[1]), static_cast<unsigned long long>(bytes[2]));
+  EXPECT_LT(bytes[0], bytes[1]);
+}
+
+// A receiver given a codebook reads hostile bodies as safely as any: cut,
+// flipped and random bytes end in a drop or a state, never a crash.
+TEST(Codebook, HostileBytesToACodebookReceiverAreDroppedOrDecoded) {
+  const std::uint64_t seed = testing::test_seed("Codebook.HostileBytesToACodebookReceiver");
+  std::mt19937_64 rng(seed);
+  const auto book = trained(120, seed);
+  Walkers w(1.0F);
+  SnapshotSender sender(w.schema, sender_config(book));
+  SnapshotReceiver receiver(w.schema, receiver_config(book));
+  std::size_t dropped = 0;
+  for (std::uint32_t t = 1; t <= 300; ++t) {
+    w.step(t, true);
+    WorldState state;
+    capture(w.world, Tick(t), state);
+    std::vector<std::uint8_t> out;
+    sender.encode(state, out);
+    std::vector<std::uint8_t> bad = out;
+    switch (rng() % 3) {
+      case 0: bad.resize(rng() % (bad.size() + 1)); break;
+      case 1:
+        if (!bad.empty()) bad[rng() % bad.size()] ^= static_cast<std::uint8_t>(1U << (rng() % 8));
+        break;
+      default:
+        for (std::size_t i = 1; i < bad.size(); ++i) bad[i] = static_cast<std::uint8_t>(rng());
+        break;
+    }
+    dropped += receiver.receive(bad).ok() ? 0U : 1U;
+    const auto got = receiver.receive(out);  // the honest one still decodes, unless its baseline was clobbered
+    if (got.ok()) sender.acknowledge(got.value());
+  }
+  EXPECT_GT(dropped, 0U) << "seed " << seed;
+}
+
+TEST(Codebook, OneForAnotherSchemaOrWithoutAdaptiveCodingIsRefused) {
+  const auto book = trained(60, 7);
+  SchemaBuilder b;
+  TypeBuilder t = b.entity_type("other");
+  t.add_float("x", 0.0F, 1.0F, 0.5F);
+  const Schema other = b.build();
+  EXPECT_THROW(SnapshotSender(other, sender_config(book)), std::invalid_argument);
+  EXPECT_THROW(SnapshotReceiver(other, receiver_config(book)), std::invalid_argument);
+  const Walkers w(1.0F);
+  EXPECT_THROW(SnapshotSender(w.schema, sender_config(book, false)), std::invalid_argument);
+  EXPECT_NO_THROW(SnapshotSender(w.schema, sender_config(book)));
+}
+
+TEST(CodebookTrainer, AveragesEachModelOverThePacketsThatHadIt) {
+  const Walkers w(1.0F);
+  CodebookTrainer trainer(w.schema);
+  TypeModels table;
+  table.reset(w.schema.type(w.walker));
+  ModelState a;
+  a.ops.same[0].p = 1000;
+  a.types.resize(1);
+  table.bits()[3].p = 20000;
+  a.types[0] = std::make_shared<TypeModels>(table);
+  ModelState b;
+  b.ops.same[0].p = 3000;  // its type table untouched: left out of the type's mean
+  trainer.add(a);
+  trainer.add(b);
+  const auto book = trainer.codebook();
+  EXPECT_EQ(book->ops.same[0].p, 2000);
+  EXPECT_EQ(book->ops.same[1].p, kProbOne / 2);
+  ASSERT_EQ(book->types.size(), 1U);
+  ASSERT_NE(book->types[0], nullptr);
+  EXPECT_EQ(book->types[0]->bits()[3].p, 20000);
+  EXPECT_EQ(book->types[0]->bits()[4].p, kProbOne / 2);
+  // Kept where adaptation keeps a probability: no decision is free.
+  ModelState extreme;
+  extreme.ops.same[0].p = 1;
+  CodebookTrainer clamped(w.schema);
+  clamped.add(extreme);
+  EXPECT_EQ(clamped.codebook()->ops.same[0].p, kProbOne >> kAdaptShift);
+  EXPECT_TRUE(codebook_fits(*book, w.schema));
+}
+
+}  // namespace
+}  // namespace tickwire::snapshot
