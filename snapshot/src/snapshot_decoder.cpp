@@ -115,7 +115,7 @@ std::optional<DecodeFailure> SnapshotDecoder::decode_body(std::span<const std::u
   const WorldState* models_from = p.models_from != nullptr ? p.models_from : base;
   const bool book = p.header.static_models && codebook_ != nullptr;
   const bool carried = base != nullptr && !p.header.static_models && !p.header.fresh_models;
-  models_.begin(schema_, book ? codebook_.get() : (carried ? models_from->models() : nullptr));
+  models_.begin(schema_, book ? codebook_.get() : (carried ? models_from->models() : nullptr), book);
   masks_.resize(schema_.type_count());
   for (auto& mask : masks_) mask.clear();
   RangeDecoder rc(body, !p.header.static_models);

@@ -89,7 +89,7 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
   bytes.assign(header.begin(), header.end());
   header_ = writer.take();  // its buffer, for the next packet
 
-  models_.begin(schema_, book ? in.codebook : (carried ? models_from->models() : nullptr));
+  models_.begin(schema_, book ? in.codebook : (carried ? models_from->models() : nullptr), book);
   masks_.resize(schema_.type_count());
   for (auto& mask : masks_) mask.clear();
   body_.clear();

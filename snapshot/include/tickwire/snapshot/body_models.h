@@ -130,9 +130,12 @@ struct ModelState {
 // The working models of one packet.
 class BodyModels {
  public:
-  // Starts a packet from `inherited` (null: fresh models).
-  void begin(const Schema& schema, const ModelState* inherited) {
+  // Starts a packet from `inherited` (null: fresh models). `fixed`: the
+  // packet is coded without adaptation (a codebook), so its type tables are
+  // read where they are instead of copied; the coder must then never adapt.
+  void begin(const Schema& schema, const ModelState* inherited, bool fixed = false) {
     inherited_ = inherited;
+    fixed_ = fixed;
     if (inherited != nullptr) {
       ops = inherited->ops;
       spawn_count = inherited->spawn_count;
@@ -157,6 +160,10 @@ class BodyModels {
     if (!block) {
       const TypeModels* from =
           inherited_ != nullptr && id.value < inherited_->types.size() ? inherited_->types[id.value].get() : nullptr;
+      // Shared by every coder reading the codebook; a coder that does not
+      // adapt only reads it.
+      if (fixed_ && from != nullptr)
+        return const_cast<TypeModels&>(*from);  // NOLINT(cppcoreguidelines-pro-type-const-cast)
       block = recycled(type_pools_[id.value]);
       if (from != nullptr) {
         block->assign(*from);
@@ -265,6 +272,7 @@ class BodyModels {
   }
 
   const ModelState* inherited_ = nullptr;
+  bool fixed_ = false;  // begin(..., fixed): type tables read in place
   std::uint32_t begun_ = 0;
   std::uint64_t probes_ = 0;
   std::vector<std::shared_ptr<TypeModels>> touched_;
