@@ -36,12 +36,19 @@ std::uint16_t mean(double sum, std::uint64_t count) {
 }  // namespace
 
 bool codebook_fits(const ModelState& codebook, const Schema& schema) {
-  if (codebook.types.size() > schema.type_count()) return false;
+  // A probability of 0 or 1 would leave the coder an empty interval.
+  auto usable = [](const BitModel& m) { return m.p >= 1 && m.p < kProbOne; };
+  bool ok = true;
+  each_fixed(codebook, [&](const BitModel& m) { ok = ok && usable(m); });
+  if (!ok || codebook.types.size() > schema.type_count()) return false;
   for (std::size_t t = 0; t < codebook.types.size(); ++t) {
     if (!codebook.types[t]) continue;
     TypeModels own;
     own.reset(schema.types()[t]);
     if (!codebook.types[t]->same_layout(own)) return false;
+    for (const BitModel& m : codebook.types[t]->bits()) {
+      if (!usable(m)) return false;
+    }
   }
   return true;
 }

@@ -200,6 +200,18 @@ TEST(Codebook, OneForAnotherSchemaOrWithoutAdaptiveCodingIsRefused) {
   const Walkers w(1.0F);
   EXPECT_THROW(SnapshotSender(w.schema, sender_config(book, false)), std::invalid_argument);
   EXPECT_NO_THROW(SnapshotSender(w.schema, sender_config(book)));
+  // A certain decision would give the coder an empty interval.
+  for (const std::uint16_t p : {std::uint16_t{0}, static_cast<std::uint16_t>(kProbOne)}) {
+    auto certain = std::make_shared<ModelState>(*book);
+    certain->spawn_gap.exponent[2].p = p;
+    EXPECT_THROW(SnapshotSender(w.schema, sender_config(certain)), std::invalid_argument) << p;
+    EXPECT_THROW(SnapshotReceiver(w.schema, receiver_config(certain)), std::invalid_argument) << p;
+    auto table = std::make_shared<ModelState>(*book);
+    auto types = std::make_shared<TypeModels>(*book->types[0]);
+    types->bits()[1].p = p;
+    table->types[0] = types;
+    EXPECT_THROW(SnapshotReceiver(w.schema, receiver_config(table)), std::invalid_argument) << p;
+  }
 }
 
 TEST(CodebookTrainer, AveragesEachModelOverThePacketsThatHadIt) {

@@ -20,8 +20,9 @@
 namespace tickwire::snapshot {
 
 // True when `codebook` has the layout `schema`'s types give their models
-// (no more types than the schema, each table as the type's own would be).
-// Senders and receivers refuse one that does not.
+// (no more types than the schema, each table as the type's own would be)
+// and every probability lies strictly between 0 and 1. Senders and
+// receivers refuse one that does not.
 bool codebook_fits(const ModelState& codebook, const Schema& schema);
 
 class CodebookTrainer {
