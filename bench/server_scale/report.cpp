@@ -71,6 +71,9 @@ void print_preamble(const Machine& m, const StepConfig& c) {
       "per second of the server / of both bots processes; pkt/s = packets\n"
       "  the server received per client per second (about 60 when the bots keep up); bots late = the bots'\n"
       "  own late fraction over their whole run, for reference\n");
+  if (!c.codebook.empty()) {
+    std::printf("  snapshots coded with the codebook %s (the server ships adaptive models)\n", c.codebook.c_str());
+  }
   if (c.send_rate != 60) {
     std::printf(
         "  note: the targets below are set for 60 Hz snapshots; at %d Hz a client costs less per tick, so a pass\n"
@@ -204,6 +207,7 @@ bool write_json(const std::string& path, const Machine& m, const StepConfig& c, 
       << ",\"cpu_model\":" << json_string(m.cpu_model) << ",\"kernel\":" << json_string(m.kernel)
       << ",\"loadavg_start\":" << json_string(m.loadavg_start) << ",\"loadavg_end\":" << json_string(m.loadavg_end)
       << "},\n\"settings\":{\"tick_rate\":60,\"send_rate\":" << c.send_rate
+      << ",\"codebook\":" << (c.codebook.empty() ? std::string("null") : json_string(c.codebook))
       << ",\"nearest\":64,\"scripts\":[\"wander\",\"chase\"]"
       << ",\"bots\":" << (c.thin_bots ? "\"thin\"" : "\"full\"") << ",\"seconds\":" << number(c.seconds, 1)
       << ",\"ramp_s\":" << number(c.ramp, 1) << ",\"settle_s\":" << number(c.settle, 1)

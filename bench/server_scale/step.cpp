@@ -73,6 +73,7 @@ std::unique_ptr<Child> start_bots(const StepConfig& c, const std::string& prefix
                                    "--max-late-inputs", "1", "--max-mispredictions-per-min", "1000000000",
                                    "--max-disconnects", "1000000", "--min-connected", "0"};
   if (c.thin_bots) argv.push_back("--thin");
+  if (!c.codebook.empty()) argv.insert(argv.end(), {"--codebook", c.codebook});
   return std::make_unique<Child>(argv, prefix + script + ".log", c.bots_cpu);
 }
 
@@ -107,28 +108,29 @@ StepFigures run_step(int bots, const StepConfig& c, const Targets& targets, cons
   const double warmup = c.ramp + c.settle;
   // Backstops in case the benchmark cannot stop them itself.
   const double run_for = warmup + c.seconds + 60;
-  Child server({c.server_bin,
-                "--bind",
-                "127.0.0.1",
-                "--port",
-                std::to_string(c.port),
-                "--tick-rate",
-                "60",
-                "--send-rate",
-                std::to_string(c.send_rate),
-                "--nearest",
-                "64",
-                "--max-clients",
-                std::to_string(std::min(bots + 8, 4000)),
-                "--stats-interval",
-                "1",
-                "--stats-json",
-                stats_path,
-                "--duration",
-                std::to_string(run_for),
-                "--log-level",
-                "warn"},
-               prefix + "server.log", c.server_cpu);
+  std::vector<std::string> server_argv{c.server_bin,
+                                       "--bind",
+                                       "127.0.0.1",
+                                       "--port",
+                                       std::to_string(c.port),
+                                       "--tick-rate",
+                                       "60",
+                                       "--send-rate",
+                                       std::to_string(c.send_rate),
+                                       "--nearest",
+                                       "64",
+                                       "--max-clients",
+                                       std::to_string(std::min(bots + 8, 4000)),
+                                       "--stats-interval",
+                                       "1",
+                                       "--stats-json",
+                                       stats_path,
+                                       "--duration",
+                                       std::to_string(run_for),
+                                       "--log-level",
+                                       "warn"};
+  if (!c.codebook.empty()) server_argv.insert(server_argv.end(), {"--codebook", c.codebook});
+  Child server(server_argv, prefix + "server.log", c.server_cpu);
   const auto t0 = Clock::now();
   const auto since_start = [t0] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
   while (server.running() && !port_taken(c.port) && since_start() < 5) std::this_thread::sleep_for(kPoll);

@@ -6,6 +6,7 @@
 #include "tickwire/core/keep_alive.h"
 #include "tickwire/core/logging.h"
 #include "tickwire/core/serialize.h"
+#include "tickwire/snapshot/codebook.h"
 #include "tickwire/timesync/client_time_provider.h"
 
 namespace tickwire::client {
@@ -49,6 +50,13 @@ ClientConfig validated(ClientConfig config) {
   return config;
 }
 
+snapshot::ReceiverConfig receiver_config(const ClientConfig& config) {
+  snapshot::ReceiverConfig r;
+  r.history_ticks = config.snapshot_history_ticks;
+  r.codebook = config.snapshot_codebook;
+  return r;
+}
+
 // Room for the server's ids and this client's predicted spawns above them
 // (prediction::PredictionConfig's defaults).
 snapshot::WorldConfig view_config() {
@@ -65,7 +73,7 @@ Client::Client(std::unique_ptr<transport::Transport> transport, prediction::NetG
       sampler_(std::move(sampler)),
       config_(validated(std::move(config))),
       redundancy_(config_.input_redundancy),
-      receiver_(game.schema(), snapshot::ReceiverConfig{config_.snapshot_history_ticks}),
+      receiver_(game.schema(), receiver_config(config_)),
       interpolator_(game.schema(), config_.interpolation),
       authoritative_(game.schema()),
       view_(game.schema(), view_config()) {
@@ -215,8 +223,9 @@ bool Client::retry_connect(DisconnectReason reason, Time now) {
 void Client::send_hello(Time now) {
   PacketPrefix prefix;
   prefix.type = PacketType::kHello;
-  Hello hello{protocol_fingerprint(kProtocolVersion, config_.schema_hash.value_or(game_.schema().hash())),
-              config_.name};
+  const std::uint64_t schema_hash = snapshot::with_codebook(config_.schema_hash.value_or(game_.schema().hash()),
+                                                            config_.snapshot_codebook.get(), game_.schema());
+  Hello hello{protocol_fingerprint(kProtocolVersion, schema_hash), config_.name};
   BitWriter w(kMaxPacket);
   serialize(w, prefix);
   serialize(w, hello);

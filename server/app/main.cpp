@@ -10,6 +10,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -29,6 +30,7 @@
 #include "tickwire/core/logging.h"
 #include "tickwire/core/network_time.h"
 #include "tickwire/server/server.h"
+#include "tickwire/snapshot/codebook.h"
 #include "tickwire/transport/enet_transport.h"
 
 #ifndef TICKWIRE_VERSION
@@ -93,6 +95,21 @@ int main(int argc, char** argv) {
   config.schema_hash = opt.schema_hash;
   config.max_snapshot_bytes = opt.snapshot_bytes;
   config.snapshot_models_in_flight = opt.models_in_flight;
+  std::shared_ptr<snapshot::CodebookTrainer> trainer;  // with --train-codebook
+  if (!opt.codebook.empty()) {
+    auto book = snapshot::load_codebook(opt.codebook, game.schema());
+    if (!book) return fail(2, "--codebook " + book.error().detail);
+    config.snapshot_codebook = std::move(book).value();
+  }
+  if (!opt.train_codebook.empty()) {
+    // Opened now, so a path that cannot be written fails at start, not
+    // after the playtest; left empty (no codebook) until the server stops.
+    if (!std::ofstream(opt.train_codebook, std::ios::binary | std::ios::trunc)) {
+      return fail(2, "--train-codebook " + opt.train_codebook + ": cannot be written");
+    }
+    trainer = std::make_shared<snapshot::CodebookTrainer>(game.schema());
+    config.codebook_trainer = trainer;
+  }
   config.max_catch_up_ticks = opt.max_catch_up_ticks;
   config.max_rewind = Duration::millis(opt.max_rewind_ms);
   const auto seconds = [](double s) { return Duration::micros(static_cast<std::int64_t>(s * 1e6)); };
@@ -237,6 +254,14 @@ int main(int argc, char** argv) {
   const auto s = server.stats();
   if (metrics) metrics->update(s);
   lifecycle.stopped(s);
+  if (trainer) {
+    const auto book = trainer->codebook();
+    if (auto ok = snapshot::save_codebook(opt.train_codebook, *book, game.schema()); !ok) {
+      log->error("--train-codebook {}", ok.error().detail);
+      return 1;
+    }
+    log->info("codebook trained on {} snapshots written to {}", trainer->packets(), opt.train_codebook);
+  }
   // Bounded so SIGTERM still ends the process promptly without a sidecar.
   if (agones) agones->finish(std::chrono::milliseconds(1000));
   return 0;

@@ -166,6 +166,16 @@ std::variant<Options, ParseExit> parse_options(int argc, const char* const* argv
       ->capture_default_str()
       ->check(quiet(CLI::Range(std::uint32_t{0}, std::uint32_t{4096})))
       ->group(kAdvanced);
+  app.add_option("--codebook", o.codebook,
+                 "Code snapshots with this codebook's fixed models (made by --train-codebook); clients must hold "
+                 "the same file, or they are denied at connect")
+      ->type_name("FILE")
+      ->group(kAdvanced);
+  app.add_option("--train-codebook", o.train_codebook,
+                 "Train a codebook on the snapshots of this run and write it to FILE when the server stops")
+      ->type_name("FILE")
+      ->excludes("--codebook")
+      ->group(kAdvanced);
   app.add_option("--max-rewind-ms", o.max_rewind_ms,
                  "Lag compensation: how far back a hitscan shot is judged (0-1000); sizes the hit history")
       ->type_name("MS")

@@ -25,6 +25,8 @@ struct Options {
   std::uint32_t workers = 1;      // threads encoding snapshots (ServerConfig::workers)
   std::size_t snapshot_bytes = 1100;
   std::uint32_t models_in_flight = 4;  // ServerConfig::snapshot_models_in_flight
+  std::string codebook;                // snapshot codebook file; empty: adaptive models
+  std::string train_codebook;          // file to write a codebook trained on this run to; empty: none
   int max_catch_up_ticks = 8;
   int max_rewind_ms = 250;                    // lag compensation's window
   std::optional<std::uint64_t> schema_hash;   // unset: the game's own

@@ -11,6 +11,7 @@
 #include "tickwire/core/handshake.h"
 #include "tickwire/core/serialize.h"
 #include "tickwire/core/view_claim.h"
+#include "tickwire/snapshot/codebook.h"
 #include "tickwire/snapshot/world_state.h"
 #include "tickwire/timesync/snapshot_timing.h"
 #include "view_judge.h"
@@ -25,6 +26,14 @@ constexpr std::size_t kMaxTimings = 4096;
 
 ServerConfig validated(ServerConfig config, const prediction::NetGame& game) {
   config.validate();
+  if (config.snapshot_codebook && !snapshot::codebook_fits(*config.snapshot_codebook, game.schema())) {
+    throw std::invalid_argument("server config: the snapshot codebook was made for another schema, or is not usable");
+  }
+  if (config.snapshot_codebook && config.codebook_trainer) {
+    throw std::invalid_argument(
+        "server config: a codebook and a codebook trainer together (coded with a codebook, "
+        "snapshots keep no models to train on)");
+  }
   if (!game.supports_tick_rate(config.tick_rate)) {
     throw std::invalid_argument("server config: the game does not run at " + std::to_string(config.tick_rate) +
                                 " ticks per second");
@@ -59,7 +68,9 @@ Server::Server(std::unique_ptr<transport::Transport> transport, prediction::NetG
       history_(2 * static_cast<std::size_t>(config_.snapshot_history_ticks)) {
   if (!transport_) throw std::invalid_argument("server: transport is null");
   log_ = config_.logger ? config_.logger : Logging::null_logger("server");
-  fingerprint_ = protocol_fingerprint(kProtocolVersion, config_.schema_hash.value_or(game.schema().hash()));
+  fingerprint_ =
+      protocol_fingerprint(kProtocolVersion, snapshot::with_codebook(config_.schema_hash.value_or(game.schema().hash()),
+                                                                     config_.snapshot_codebook.get(), game.schema()));
   game_.populate(world_);
   world_.quantize();
   // Tick 0 is the populated world; the first simulated tick is 1.
@@ -186,6 +197,12 @@ void Server::run_tick(const timesync::TickContext& ctx, Time now) {
     for (Slot* slot : sending_) encode_snapshot(*slot, now);
   }
   charge(stats_.phases.encode_us, phase);
+  if (config_.codebook_trainer) {
+    for (const Slot* slot : sending_) {
+      const snapshot::WorldState* view = slot->sender->view(tick_);
+      if (view != nullptr && view->models() != nullptr) config_.codebook_trainer->add(*view->models());
+    }
+  }
   for (Slot* slot : sending_) send_snapshot(*slot, now);
   charge(stats_.phases.send_us, phase);
 }

@@ -1,8 +1,12 @@
 #include "tickwire/snapshot/codebook.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <fstream>
 #include <span>
+#include <string>
 
 namespace tickwire::snapshot {
 
@@ -32,6 +36,31 @@ std::uint16_t mean(double sum, std::uint64_t count) {
   const double lowest = static_cast<double>(kProbOne >> kAdaptShift);
   return static_cast<std::uint16_t>(std::clamp(p, lowest, static_cast<double>(kProbOne) - lowest));
 }
+
+constexpr std::uint8_t kMagic[4] = {'T', 'W', 'C', 'B'};
+constexpr std::uint8_t kFormatVersion = 1;
+
+void put(std::vector<std::uint8_t>& out, std::uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+}
+
+class Reader {
+ public:
+  explicit Reader(std::span<const std::uint8_t> in) : in_(in) {}
+  bool take(std::uint64_t& v, int bytes) {
+    if (in_.size() - at_ < static_cast<std::size_t>(bytes)) return false;
+    v = 0;
+    for (int i = 0; i < bytes; ++i) v |= std::uint64_t{in_[at_++]} << (8 * i);
+    return true;
+  }
+  std::size_t left() const { return in_.size() - at_; }
+
+ private:
+  std::span<const std::uint8_t> in_;
+  std::size_t at_ = 0;
+};
+
+Error bad(ErrorCode code, const std::string& what) { return make_error(code, "codebook: " + what); }
 
 }  // namespace
 
@@ -87,6 +116,108 @@ std::shared_ptr<const ModelState> CodebookTrainer::codebook() const {
     book->types[t] = std::move(table);
   }
   return book;
+}
+
+std::vector<std::uint8_t> write_codebook(const ModelState& codebook, const Schema& schema) {
+  std::vector<std::uint8_t> out(std::begin(kMagic), std::end(kMagic));
+  out.push_back(kFormatVersion);
+  put(out, schema.hash(), 8);
+  each_fixed(codebook, [&out](const BitModel& m) { put(out, m.p, 2); });
+  put(out, schema.type_count(), 4);
+  for (std::size_t t = 0; t < schema.type_count(); ++t) {
+    const TypeModels* table = t < codebook.types.size() ? codebook.types[t].get() : nullptr;
+    out.push_back(table != nullptr ? 1 : 0);
+    if (table == nullptr) continue;
+    put(out, table->bits().size(), 4);
+    for (const BitModel& m : table->bits()) put(out, m.p, 2);
+  }
+  return out;
+}
+
+Result<std::shared_ptr<const ModelState>> read_codebook(std::span<const std::uint8_t> bytes, const Schema& schema) {
+  if (bytes.size() < sizeof(kMagic) || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) {
+    return bad(ErrorCode::kBadProtocolId, "not a codebook (no TWCB at the start)");
+  }
+  Reader r(bytes.subspan(sizeof(kMagic)));
+  std::uint64_t v = 0;
+  if (!r.take(v, 1)) return bad(ErrorCode::kTruncated, "ends in its header");
+  if (v != kFormatVersion) return bad(ErrorCode::kBadVersion, "format version " + std::to_string(v) + ", not 1");
+  if (!r.take(v, 8)) return bad(ErrorCode::kTruncated, "ends in its header");
+  if (v != schema.hash()) return bad(ErrorCode::kMalformed, "made for another schema (its hash differs)");
+  auto book = std::make_shared<ModelState>();
+  bool cut = false;
+  bool certain = false;
+  // A probability of 0 or 1 would leave the coder an empty interval.
+  auto read_model = [&](BitModel& m) {
+    if (cut || !r.take(v, 2)) {
+      cut = true;
+      return;
+    }
+    certain = certain || v == 0 || v >= kProbOne;
+    m.p = static_cast<std::uint16_t>(v);
+  };
+  each_fixed(*book, read_model);
+  if (!cut && !r.take(v, 4)) cut = true;
+  if (cut) return bad(ErrorCode::kTruncated, "ends in its op and spawn models");
+  if (v != schema.type_count()) {
+    return bad(ErrorCode::kMalformed,
+               std::to_string(v) + " types, the schema has " + std::to_string(schema.type_count()));
+  }
+  book->types.resize(schema.type_count());
+  for (std::size_t t = 0; t < schema.type_count(); ++t) {
+    if (!r.take(v, 1)) return bad(ErrorCode::kTruncated, "ends before type " + std::to_string(t));
+    if (v > 1) return bad(ErrorCode::kMalformed, "type " + std::to_string(t) + " is neither present nor absent");
+    if (v == 0) continue;
+    auto table = std::make_shared<TypeModels>();
+    table->reset(schema.types()[t]);
+    if (!r.take(v, 4)) return bad(ErrorCode::kTruncated, "ends in type " + std::to_string(t));
+    if (v != table->bits().size()) {
+      return bad(ErrorCode::kMalformed, "type " + std::to_string(t) + " has " + std::to_string(v) +
+                                            " models, its layout " + std::to_string(table->bits().size()));
+    }
+    for (BitModel& m : table->bits()) read_model(m);
+    if (cut) return bad(ErrorCode::kTruncated, "ends in type " + std::to_string(t));
+    book->types[t] = std::move(table);
+  }
+  if (certain) return bad(ErrorCode::kOutOfRange, "a probability of 0 or 1");
+  if (r.left() != 0) return bad(ErrorCode::kMalformed, std::to_string(r.left()) + " bytes after the last type");
+  return std::shared_ptr<const ModelState>(std::move(book));
+}
+
+std::uint64_t codebook_hash(const ModelState& codebook, const Schema& schema) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a, 64 bits
+  for (const std::uint8_t b : write_codebook(codebook, schema)) {
+    h ^= b;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+Result<std::shared_ptr<const ModelState>> load_codebook(const std::string& path, const Schema& schema) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return make_error(ErrorCode::kIo, path + ": cannot be read (" + std::strerror(errno) + ")");
+  // Tables of a few KB per type; a file far larger is not a codebook, and
+  // is refused before it is read.
+  constexpr std::streamoff kMaxBytes = 8 << 20;
+  const std::streamoff size = in.tellg();
+  if (size < 0 || size > kMaxBytes) return make_error(ErrorCode::kTooLong, path + ": over 8 MiB, not a codebook");
+  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
+  in.seekg(0);
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));  // NOLINT: bytes as chars
+  if (!in) return make_error(ErrorCode::kIo, path + ": cannot be read (" + std::strerror(errno) + ")");
+  auto book = read_codebook(bytes, schema);
+  if (!book) return make_error(book.error().code, path + ": " + book.error().detail);
+  return book;
+}
+
+Result<void> save_codebook(const std::string& path, const ModelState& codebook, const Schema& schema) {
+  const std::vector<std::uint8_t> bytes = write_codebook(codebook, schema);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (out)
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));  // NOLINT
+  if (out) out.flush();
+  if (!out) return make_error(ErrorCode::kIo, path + ": cannot be written (" + std::strerror(errno) + ")");
+  return {};
 }
 
 }  // namespace tickwire::snapshot

@@ -57,6 +57,8 @@ TEST(BotOptions, BadValuesExitWithTwo) {
                     {"--max-late-burst-seconds", "many"},
                     {"--min-input-margin-p99-ms", "x"},
                     {"--frame-rate", "x"},
+                    {"--codebook", "/nonexistent/arena.twcb"},
+                    {"--codebook", "/dev/null"},  // empty: not a codebook
                     {"--no-such-flag"}}) {
     std::vector<const char*> argv{"tickwire-bots"};
     argv.insert(argv.end(), args.begin(), args.end());

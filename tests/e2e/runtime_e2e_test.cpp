@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <memory>
 
 #include "process.h"
 #include "tickwire/arena/arena.h"
 #include "tickwire/client/client.h"
+#include "tickwire/snapshot/codebook.h"
 #include "tickwire/transport/enet_transport.h"
 #include "wall_clock.h"
 
@@ -29,11 +31,13 @@ struct Player {
 };
 
 struct E2e {
-  explicit E2e(int offset) : port(test_port(offset)), address{"127.0.0.1", port} {
+  explicit E2e(int offset, const std::vector<std::string>& extra_args = {})
+      : port(test_port(offset)), address{"127.0.0.1", port} {
+    std::vector<std::string> argv{TICKWIRE_SERVER_BIN,  "--bind",           "127.0.0.1", "--port",
+                                  std::to_string(port), "--stats-interval", "1"};
+    argv.insert(argv.end(), extra_args.begin(), extra_args.end());
     server = std::make_unique<testing::ChildProcess>(
-        std::vector<std::string>{TICKWIRE_SERVER_BIN, "--bind", "127.0.0.1", "--port", std::to_string(port),
-                                 "--stats-interval", "1"},
-        ::testing::TempDir() + "tickwire-e2e-server-" + std::to_string(port) + ".log");
+        argv, ::testing::TempDir() + "tickwire-e2e-server-" + std::to_string(port) + ".log");
     EXPECT_TRUE(server->wait_for_output("listening on", 5000ms)) << server->output();
   }
 
@@ -173,6 +177,54 @@ TEST(RuntimeE2e, AKilledClientTimesOutAndItsPlayerDespawnsForTheOthers) {
                            Duration::seconds(1)));
   EXPECT_TRUE(m.server->wait_for_output("timed out", 2000ms) || m.server->wait_for_output("timeout", 100ms))
       << m.server->output();
+}
+
+// The codebook workflow with the real binary: a server trains a codebook
+// on a short match and writes it when it stops; a server given that file
+// plays with clients holding it, and denies a client without it.
+TEST(RuntimeE2e, ACodebookTheServerTrainedIsPlayedWithOverUdp) {
+  const std::string path = ::testing::TempDir() + "tickwire-e2e-" + std::to_string(::getpid()) + ".twcb";
+  {
+    E2e m(4, {"--send-rate", "60", "--train-codebook", path, "--duration", "4"});
+    for (int i = 0; i < 2; ++i) m.add();
+    ASSERT_TRUE(m.pump_until([&] { return m.all_connected(); }, Duration::seconds(3)));
+    m.pump_until([] { return false; }, Duration::seconds(1),
+                 [&] {
+                   for (std::size_t i = 0; i < m.players.size(); ++i)
+                     m.players[i]->input.move = {1.0F, static_cast<float>(i)};
+                 });
+    const auto status = m.server->wait_exit(5000ms);
+    ASSERT_TRUE(status.has_value()) << m.server->output();
+    EXPECT_EQ(*status, 0) << m.server->output();
+    EXPECT_TRUE(m.server->wait_for_output("codebook trained on", 100ms)) << m.server->output();
+  }
+  auto book = snapshot::load_codebook(path, arena::schema().schema);
+  ASSERT_TRUE(book.ok()) << book.error().detail;
+
+  E2e m(5, {"--codebook", path});
+  client::ClientConfig holding;
+  holding.snapshot_codebook = book.value();
+  Player& with = m.add(holding);
+  Player& without = m.add();
+  ASSERT_TRUE(m.pump_until(
+      [&] {
+        return with.client->stats().snapshots > 60 && without.client->state() == client::ClientState::kDisconnected;
+      },
+      Duration::seconds(5)));
+  EXPECT_EQ(with.client->stats().snapshots_dropped, 0U);
+  EXPECT_TRUE(has_event(without, ClientEvent::Type::kDenied, DisconnectReason::kFingerprintMismatch));
+  std::remove(path.c_str());
+}
+
+TEST(RuntimeE2e, ABadCodebookFileStopsTheServerWithStatusTwo) {
+  for (const char* file : {"/nonexistent/arena.twcb", "/dev/null"}) {
+    testing::ChildProcess server({TICKWIRE_SERVER_BIN, "--port", std::to_string(test_port(6)), "--codebook", file},
+                                 ::testing::TempDir() + "tickwire-e2e-bad-codebook.log");
+    const auto status = server.wait_exit(5000ms);
+    ASSERT_TRUE(status.has_value()) << file;
+    EXPECT_EQ(*status, 2) << file;
+    EXPECT_NE(server.output().find("--codebook"), std::string::npos) << server.output();
+  }
 }
 
 }  // namespace

@@ -67,6 +67,17 @@ TEST(Options, BadValuesExitTwoNamingTheFlag) {
   }
 }
 
+TEST(Options, ACodebookIsUsedOrTrainedNotBoth) {
+  const auto use = parse({"--codebook", "arena.twcb"});
+  ASSERT_TRUE(std::holds_alternative<Options>(use));
+  EXPECT_EQ(std::get<Options>(use).codebook, "arena.twcb");
+  const auto both = parse({"--codebook", "a.twcb", "--train-codebook", "b.twcb"});
+  ASSERT_TRUE(std::holds_alternative<ParseExit>(both));
+  EXPECT_EQ(std::get<ParseExit>(both).code, 2);
+  EXPECT_NE(std::get<ParseExit>(both).message.find("--train-codebook"), std::string::npos)
+      << std::get<ParseExit>(both).message;
+}
+
 TEST(Options, HelpExitsZero) {
   const auto parsed = parse({"--help"});
   ASSERT_TRUE(std::holds_alternative<ParseExit>(parsed));

@@ -8,10 +8,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <deque>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -242,6 +244,68 @@ TEST(CodebookTrainer, AveragesEachModelOverThePacketsThatHadIt) {
   clamped.add(extreme);
   EXPECT_EQ(clamped.codebook()->ops.same[0].p, kProbOne >> kAdaptShift);
   EXPECT_TRUE(codebook_fits(*book, w.schema));
+}
+
+// The file format: what is written reads back the same, and every kind of
+// damage is an error that says what, never a codebook.
+TEST(CodebookFile, RoundTripsAndRefusesEveryKindOfDamage) {
+  const auto book = trained(80, 11);
+  const Walkers w(1.0F);
+  const std::vector<std::uint8_t> bytes = write_codebook(*book, w.schema);
+  auto back = read_codebook(bytes, w.schema);
+  ASSERT_TRUE(back.ok()) << back.error().detail;
+  EXPECT_EQ(write_codebook(*back.value(), w.schema), bytes);
+  EXPECT_EQ(codebook_hash(*back.value(), w.schema), codebook_hash(*book, w.schema));
+
+  for (std::size_t n = 0; n < bytes.size(); ++n) {
+    const auto cut = read_codebook(std::span(bytes).first(n), w.schema);
+    EXPECT_FALSE(cut.ok()) << "cut at " << n;
+  }
+  std::vector<std::uint8_t> longer = bytes;
+  longer.push_back(0);
+  EXPECT_EQ(read_codebook(longer, w.schema).error().code, ErrorCode::kMalformed);
+  auto damaged = [&](std::size_t at, std::uint8_t value) {
+    std::vector<std::uint8_t> d = bytes;
+    d[at] = value;
+    return read_codebook(d, w.schema);
+  };
+  EXPECT_EQ(damaged(0, 'X').error().code, ErrorCode::kBadProtocolId);
+  EXPECT_EQ(damaged(4, 2).error().code, ErrorCode::kBadVersion);
+  EXPECT_EQ(damaged(5, static_cast<std::uint8_t>(bytes[5] ^ 1U)).error().code, ErrorCode::kMalformed);  // schema hash
+  // The first op model's probability (after magic, version and hash) made 0.
+  std::vector<std::uint8_t> certain = bytes;
+  certain[13] = 0;
+  certain[14] = 0;
+  EXPECT_EQ(read_codebook(certain, w.schema).error().code, ErrorCode::kOutOfRange);
+  // The fixed models are 12 ops and 3 x 64 spawn models: the type count
+  // follows them, then the walker's presence byte and its model count.
+  const std::size_t types_at = 13 + 2 * (12 + 3 * 64);
+  EXPECT_EQ(damaged(types_at, 2).error().code, ErrorCode::kMalformed);
+  EXPECT_EQ(damaged(types_at + 4, 7).error().code, ErrorCode::kMalformed);
+  EXPECT_EQ(damaged(types_at + 5, static_cast<std::uint8_t>(bytes[types_at + 5] + 1)).error().code,
+            ErrorCode::kMalformed);
+  // Another codebook hashes differently.
+  auto other = std::make_shared<ModelState>(*book);
+  other->ops.same[1].p = static_cast<std::uint16_t>(other->ops.same[1].p ^ 1U);
+  EXPECT_NE(codebook_hash(*other, w.schema), codebook_hash(*book, w.schema));
+  EXPECT_NE(with_codebook(42, book.get(), w.schema), 42U);
+  EXPECT_EQ(with_codebook(42, nullptr, w.schema), 42U);
+}
+
+TEST(CodebookFile, SavesAndLoadsAndNamesThePathOnFailure) {
+  const auto book = trained(40, 12);
+  const Walkers w(1.0F);
+  const std::string path = ::testing::TempDir() + "tickwire-codebook-test.twcb";
+  ASSERT_TRUE(save_codebook(path, *book, w.schema).ok());
+  auto loaded = load_codebook(path, w.schema);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().detail;
+  EXPECT_EQ(write_codebook(*loaded.value(), w.schema), write_codebook(*book, w.schema));
+  const auto missing = load_codebook(path + ".absent", w.schema);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code, ErrorCode::kIo);
+  EXPECT_NE(missing.error().detail.find(path), std::string::npos);
+  EXPECT_FALSE(save_codebook("/nonexistent-dir/x.twcb", *book, w.schema).ok());
+  std::remove(path.c_str());
 }
 
 }  // namespace

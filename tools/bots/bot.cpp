@@ -106,6 +106,7 @@ void Bot::join(Time now) {
   cc.connect_timeout = config_.timeout * 2;
   cc.logger = config_.logger;
   cc.thin = config_.thin;
+  cc.snapshot_codebook = config_.codebook;
   game_ = std::make_unique<arena::Game>();
   client_ = std::make_unique<client::Client>(
       std::move(wire), *game_, [this](Tick tick, snapshot::Record& r) { sample_input(tick, r); }, cc);

@@ -42,7 +42,8 @@ struct BotConfig {
   // connect may take twice as long (several round trips on a slow link).
   Duration timeout = Duration::seconds(5);
   Duration sync_test_interval = Duration::seconds(2);
-  bool thin = false;  // client::ClientConfig::thin: no prediction, no interpolation
+  bool thin = false;                                     // client::ClientConfig::thin: no prediction, no interpolation
+  std::shared_ptr<const snapshot::ModelState> codebook;  // client::ClientConfig::snapshot_codebook
   std::shared_ptr<spdlog::logger> logger;
 };
 

@@ -5,6 +5,8 @@
 
 #include "evil_scripts.h"
 #include "scripts.h"
+#include "tickwire/arena/arena.h"
+#include "tickwire/snapshot/codebook.h"
 
 namespace tickwire::bots {
 namespace {
@@ -133,6 +135,10 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
                "Thin bots: the whole protocol (handshake, time sync, inputs, acks, decoding every snapshot) but no "
                "prediction or interpolation, so one core runs many more of them")
       ->group(client);
+  app.add_option("--codebook", o.codebook_file,
+                 "The snapshot codebook the server codes with (the file given to tickwire-server --codebook)")
+      ->type_name("FILE")
+      ->group(client);
 
   try {
     app.parse(argc, argv);
@@ -152,6 +158,14 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
       return 2;
     }
     o.token_key = key.value();
+  }
+  if (!o.codebook_file.empty()) {
+    auto book = snapshot::load_codebook(o.codebook_file, arena::schema().schema);
+    if (!book) {
+      std::cerr << "tickwire-bots: --codebook " << book.error().detail << "\n";
+      return 2;
+    }
+    o.codebook = std::move(book).value();
   }
   if (!evil_mix.empty()) {
     auto mix = parse_evil_mix(evil_mix);

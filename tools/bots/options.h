@@ -3,6 +3,7 @@
 // bad value exits with status 2 and a message naming the flag.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -11,6 +12,7 @@
 
 #include "link_flags.h"
 #include "thresholds.h"
+#include "tickwire/snapshot/body_models.h"
 #include "tickwire/transport/address.h"
 #include "tickwire/transport/connect_token.h"
 
@@ -41,6 +43,9 @@ struct Options {
   // Thin bots: the whole protocol without prediction or interpolation
   // (client::ClientConfig::thin), for loading a server cheaply.
   bool thin = false;
+  // The server's snapshot codebook (tickwire-server --codebook); unset: none.
+  std::string codebook_file;
+  std::shared_ptr<const snapshot::ModelState> codebook;
   double timeout_s = 5.0;
   double sync_test_interval_s = 2.0;
   // Evil bots by script, beside the honest ones (--evil, or every bot of

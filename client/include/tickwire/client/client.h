@@ -76,6 +76,11 @@ struct ClientConfig {
   // avatar() stay empty. For load generators, which need many clients'
   // traffic and none of their pictures.
   bool thin = false;
+  // The server's codebook (ServerConfig::snapshot_codebook), when it codes
+  // snapshots with one; its hash is part of the protocol fingerprint, so a
+  // client with another codebook, or none, is denied at connect. A codebook
+  // made for another schema is refused at construction.
+  std::shared_ptr<const snapshot::ModelState> snapshot_codebook;
   std::shared_ptr<spdlog::logger> logger;
 
   // Throws std::invalid_argument naming the first bad setting.

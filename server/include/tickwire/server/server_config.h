@@ -10,6 +10,11 @@
 
 #include "tickwire/core/time.h"
 
+namespace tickwire::snapshot {
+struct ModelState;
+class CodebookTrainer;
+}  // namespace tickwire::snapshot
+
 namespace tickwire::server {
 
 struct ServerConfig {
@@ -39,6 +44,16 @@ struct ServerConfig {
   // (SenderConfig::max_models_in_flight): the server's memory per client on
   // long round trips against a little bandwidth; 0: no bound.
   std::uint32_t snapshot_models_in_flight = 4;
+  // A codebook (snapshot/codebook.h): every client's snapshots are coded
+  // with its fixed models instead of models carried per client, so no
+  // state keeps models. Clients must hold the same one: its hash is part
+  // of the protocol fingerprint. Unset: adaptive models.
+  std::shared_ptr<const snapshot::ModelState> snapshot_codebook;
+  // When set, the models every snapshot ended with are added to it, on the
+  // loop's thread, to train a codebook from play (about a microsecond per
+  // snapshot). Not together with snapshot_codebook, whose snapshots keep no
+  // models.
+  std::shared_ptr<snapshot::CodebookTrainer> codebook_trainer;
   // A client's input may claim a tick at most this far ahead of the server.
   // A client leads by its one-way delay plus a margin: 128 ticks (2.1 s at
   // 60 Hz) admits a one-way delay of a second with 100 ms of jitter, the

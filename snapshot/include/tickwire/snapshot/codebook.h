@@ -12,8 +12,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
+#include <string>
 #include <vector>
 
+#include "tickwire/core/result.h"
 #include "tickwire/snapshot/body_models.h"
 #include "tickwire/snapshot/schema.h"
 
@@ -24,6 +27,36 @@ namespace tickwire::snapshot {
 // and every probability lies strictly between 0 and 1. Senders and
 // receivers refuse one that does not.
 bool codebook_fits(const ModelState& codebook, const Schema& schema);
+
+// A codebook's bytes, for a file a game ships or a server is given:
+// "TWCB", a format version (1), the schema's hash (64 bits), every op and
+// spawn model's probability (16 bits each, in a fixed order), the schema's
+// type count (32 bits), and per type a byte (1: a table follows, 0: the
+// type starts at one half) and its table: the model count (32 bits) and
+// each probability. Little-endian.
+std::vector<std::uint8_t> write_codebook(const ModelState& codebook, const Schema& schema);
+
+// Reads what write_codebook wrote, for `schema`. Every byte is checked, so
+// any file is safe to read: another format or version, another schema's
+// hash, a type count or table size other than the schema's, a probability
+// of 0 or 1, a file cut short and bytes after the end are each an error
+// that says which.
+Result<std::shared_ptr<const ModelState>> read_codebook(std::span<const std::uint8_t> bytes, const Schema& schema);
+
+// read_codebook on a file, and write_codebook to one; errors name the path.
+Result<std::shared_ptr<const ModelState>> load_codebook(const std::string& path, const Schema& schema);
+Result<void> save_codebook(const std::string& path, const ModelState& codebook, const Schema& schema);
+
+// FNV-1a of the codebook's bytes. Server and client fold it into the
+// protocol fingerprint, so ends with different codebooks (or one without)
+// are denied at connect instead of misreading each other's snapshots.
+std::uint64_t codebook_hash(const ModelState& codebook, const Schema& schema);
+
+// The schema hash a protocol fingerprint is made from, with the codebook's
+// hash folded in when there is one (nullptr: `schema_hash` unchanged).
+inline std::uint64_t with_codebook(std::uint64_t schema_hash, const ModelState* codebook, const Schema& schema) {
+  return codebook != nullptr ? schema_hash ^ codebook_hash(*codebook, schema) : schema_hash;
+}
 
 class CodebookTrainer {
  public:
