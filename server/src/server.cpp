@@ -196,13 +196,13 @@ void Server::run_tick(const timesync::TickContext& ctx, Time now) {
   } else {
     for (Slot* slot : sending_) encode_snapshot(*slot, now);
   }
-  charge(stats_.phases.encode_us, phase);
-  if (config_.codebook_trainer) {
+  if (config_.codebook_trainer) {  // charged to encoding, which it follows
     for (const Slot* slot : sending_) {
       const snapshot::WorldState* view = slot->sender->view(tick_);
       if (view != nullptr && view->models() != nullptr) config_.codebook_trainer->add(*view->models());
     }
   }
+  charge(stats_.phases.encode_us, phase);
   for (Slot* slot : sending_) send_snapshot(*slot, now);
   charge(stats_.phases.send_us, phase);
 }
