@@ -157,9 +157,9 @@ RunResult run_scene(Scene& scene, const RunOptions& options) {
       t0 = Clock::now();
       sender.encode(state, payload);
       encode_total += micros_since(t0);
-      if (const snapshot::WorldState* view = sender.view(state.tick());
-          options.train != nullptr && view != nullptr && view->models() != nullptr) {
-        options.train->add(*view->models());
+      if (options.train != nullptr) {
+        const snapshot::WorldState* view = sender.view(state.tick());
+        if (view != nullptr && view->models() != nullptr) options.train->add(*view->models());
       }
       sizes.push_back(payload.size());
       down_payload += payload.size();

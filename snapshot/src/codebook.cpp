@@ -87,9 +87,13 @@ CodebookTrainer::CodebookTrainer(const Schema& schema)
 
 void CodebookTrainer::add(const ModelState& models) {
   ++packets_;
-  std::vector<BitModel> flat;
-  each_fixed(models, [&flat](const BitModel& m) { flat.push_back(m); });
-  accumulate(fixed_.p, flat);
+  // A server training on live play calls this per snapshot: no allocation
+  // once the sums exist.
+  std::size_t i = 0;
+  each_fixed(models, [this, &i](const BitModel& m) {
+    if (fixed_.p.size() <= i) fixed_.p.push_back(0.0);
+    fixed_.p[i++] += m.p;
+  });
   ++fixed_.count;
   for (std::size_t t = 0; t < models.types.size() && t < typed_.size(); ++t) {
     if (!models.types[t]) continue;

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "circle_movers.h"
 #include "test_seed.h"
 #include "tickwire/snapshot/receiver.h"
 #include "tickwire/snapshot/sender.h"
@@ -28,41 +29,10 @@ namespace {
 
 constexpr std::uint32_t kHistory = 64;
 
-// Walkers on circles, a counter that ticks now and then, and (with churn)
-// one walker leaving and another joining every 23 ticks.
-struct Walkers {
-  TypeId walker;  // set by make(), so declared before schema
-  Field<Vec2> position;
-  Field<std::int32_t> counter;
-  Schema schema;
-  World world;
-  std::vector<EntityId> ids;
-  float speed;
-
-  static Schema make(TypeId& type, Field<Vec2>& p, Field<std::int32_t>& c) {
-    SchemaBuilder b;
-    TypeBuilder t = b.entity_type("walker");
-    type = t.id();
-    p = t.add_vec2("position", {-100.0F, -100.0F}, {100.0F, 100.0F}, 0.01F);
-    c = t.add_int("counter", 0, 1000);
-    return b.build();
-  }
-  explicit Walkers(float speed_factor) : schema(make(walker, position, counter)), world(schema), speed(speed_factor) {
-    for (int i = 0; i < 20; ++i) ids.push_back(world.spawn(walker));
-  }
-  void step(std::uint32_t t, bool churn) {
-    if (churn && t % 23 == 0) {
-      world.despawn(ids[t % ids.size()]);
-      ids[t % ids.size()] = world.spawn(walker);
-    }
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      const float phase = speed * 0.03F * static_cast<float>(t) * (1.0F + 0.1F * static_cast<float>(i));
-      const float r = 4.0F + static_cast<float>(i);
-      world.set(ids[i], position, Vec2{r * std::cos(phase), r * std::sin(phase)});
-      if ((t + i) % 13 == 0) world.set(ids[i], counter, static_cast<std::int32_t>((t / 13) % 1000));
-    }
-    world.quantize();
-  }
+// Walkers on circles (circle_movers.h); with churn one leaves and another
+// joins every 23 ticks.
+struct Walkers : testing::CircleMovers {
+  explicit Walkers(float speed) : CircleMovers(Shape{20, 4.0F, 13, speed}) {}
 };
 
 SenderConfig sender_config(std::shared_ptr<const ModelState> codebook = nullptr, bool adaptive = true) {
@@ -220,7 +190,7 @@ TEST(CodebookTrainer, AveragesEachModelOverThePacketsThatHadIt) {
   const Walkers w(1.0F);
   CodebookTrainer trainer(w.schema);
   TypeModels table;
-  table.reset(w.schema.type(w.walker));
+  table.reset(w.schema.type(w.mover));
   ModelState a;
   a.ops.same[0].p = 1000;
   a.types.resize(1);

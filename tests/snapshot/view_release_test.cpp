@@ -14,6 +14,7 @@
 #include <random>
 #include <vector>
 
+#include "circle_movers.h"
 #include "test_seed.h"
 #include "tickwire/snapshot/receiver.h"
 #include "tickwire/snapshot/sender.h"
@@ -25,37 +26,7 @@ namespace {
 
 constexpr std::uint32_t kHistory = 64;
 
-// Movers on circles of their own (first-order motion only, as the arena's
-// players), with a counter that ticks now and then.
-struct Movers {
-  TypeId mover;  // set by make(), so declared before schema
-  Field<Vec2> position;
-  Field<std::int32_t> counter;
-  Schema schema;
-  World world;
-  std::vector<EntityId> ids;
-
-  static Schema make(TypeId& type, Field<Vec2>& p, Field<std::int32_t>& c) {
-    SchemaBuilder b;
-    TypeBuilder t = b.entity_type("mover");
-    type = t.id();
-    p = t.add_vec2("position", {-100.0F, -100.0F}, {100.0F, 100.0F}, 0.01F);
-    c = t.add_int("counter", 0, 1000);
-    return b.build();
-  }
-  Movers() : schema(make(mover, position, counter)), world(schema) {
-    for (int i = 0; i < 24; ++i) ids.push_back(world.spawn(mover));
-  }
-  void step(std::uint32_t t) {
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      const float phase = 0.03F * static_cast<float>(t) * (1.0F + 0.1F * static_cast<float>(i));
-      const float r = 5.0F + static_cast<float>(i);
-      world.set(ids[i], position, Vec2{r * std::cos(phase), r * std::sin(phase)});
-      if ((t + i) % 17 == 0) world.set(ids[i], counter, static_cast<std::int32_t>((t / 17) % 1000));
-    }
-    world.quantize();
-  }
-};
+using Movers = testing::CircleMovers;
 
 SenderConfig config(std::uint32_t reach) {
   SenderConfig sc;
