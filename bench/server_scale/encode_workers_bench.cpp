@@ -89,7 +89,7 @@ void encode_on_workers(benchmark::State& state) {
   snapshot::World world(arena::schema().schema);
   std::size_t t = 0;
   std::uint64_t bytes = 0;
-  const std::function<void(std::size_t)> job = [&](std::size_t c) {
+  const server::EncodePool::Job job = [&](std::size_t c, std::size_t /*worker*/) {
     senders[c]->encode(history, s.ticks[t].tick(), out[c]);
   };
   const auto capture = [&] {

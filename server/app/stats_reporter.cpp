@@ -77,6 +77,8 @@ void StatsReporter::report(const server::ServerStats& s, const transport::Valida
   r.relevancy_us = s.phases.relevancy_us;
   r.encode_us = s.phases.encode_us;
   r.send_us = s.phases.send_us;
+  r.shared_bits_hits = s.shared_bits_hits;
+  r.shared_bits_misses = s.shared_bits_misses;
   r.rss_kb = resident_set_kb();
   r.heap_kb = heap_in_use_kb();
   r.unvalidated_bytes_in = validation.unvalidated_bytes_in;

@@ -24,14 +24,17 @@ class EncodePool {
   EncodePool(const EncodePool&) = delete;
   EncodePool& operator=(const EncodePool&) = delete;
 
-  // Calls job(i) once for every i in [0, count), spread over the workers,
-  // and returns when all are done. `job` must not throw.
-  void run(std::size_t count, const std::function<void(std::size_t)>& job);
+  // Calls job(i, w) once for every i in [0, count), spread over the
+  // workers, and returns when all are done; w in [0, workers()) names the
+  // thread (0: the caller), for state a thread keeps to itself. `job` must
+  // not throw.
+  using Job = std::function<void(std::size_t, std::size_t)>;
+  void run(std::size_t count, const Job& job);
   std::size_t workers() const { return threads_.size() + 1; }
 
  private:
-  void work_loop();
-  void take_jobs();
+  void work_loop(std::size_t worker);
+  void take_jobs(std::size_t worker);
 
   std::vector<std::thread> threads_;
   std::mutex mutex_;
@@ -40,7 +43,7 @@ class EncodePool {
   std::uint64_t generation_ = 0;  // one per run
   std::size_t busy_ = 0;          // threads still in the current run
   bool stopping_ = false;
-  const std::function<void(std::size_t)>* job_ = nullptr;
+  const Job* job_ = nullptr;
   std::size_t count_ = 0;
   std::atomic<std::size_t> next_{0};
 };

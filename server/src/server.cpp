@@ -76,9 +76,10 @@ Server::Server(std::unique_ptr<transport::Transport> transport, prediction::NetG
   // Tick 0 is the populated world; the first simulated tick is 1.
   time_.update(now);
   history_.capture(world_, tick_);
+  if (config_.snapshot_codebook) bit_caches_.resize(std::max<std::size_t>(1, config_.workers));
   if (config_.workers > 1) {
     encoders_ = std::make_unique<EncodePool>(config_.workers);
-    encode_job_ = [this](std::size_t i) { encode_snapshot(*sending_[i], encode_now_); };
+    encode_job_ = [this](std::size_t i, std::size_t worker) { encode_snapshot(*sending_[i], encode_now_, worker); };
   }
 }
 
@@ -194,12 +195,19 @@ void Server::run_tick(const timesync::TickContext& ctx, Time now) {
     encode_now_ = now;
     encoders_->run(sending_.size(), encode_job_);
   } else {
-    for (Slot* slot : sending_) encode_snapshot(*slot, now);
+    for (Slot* slot : sending_) encode_snapshot(*slot, now, 0);
   }
   if (config_.codebook_trainer) {  // charged to encoding, which it follows
     for (const Slot* slot : sending_) {
       const snapshot::WorldState* view = slot->sender->view(tick_);
       if (view != nullptr && view->models() != nullptr) config_.codebook_trainer->add(*view->models());
+    }
+  }
+  if (!bit_caches_.empty()) {
+    stats_.shared_bits_hits = stats_.shared_bits_misses = 0;
+    for (const snapshot::EntityBitsCache& c : bit_caches_) {
+      stats_.shared_bits_hits += c.hits();
+      stats_.shared_bits_misses += c.misses();
     }
   }
   charge(stats_.phases.encode_us, phase);
@@ -209,8 +217,8 @@ void Server::run_tick(const timesync::TickContext& ctx, Time now) {
 
 // Builds the whole snapshot packet in the slot's own buffers; an empty
 // packet means there is nothing to send.
-void Server::encode_snapshot(Slot& slot, Time now) {
-  slot.sender->encode(history_, tick_, slot.payload);
+void Server::encode_snapshot(Slot& slot, Time now, std::size_t worker) {
+  slot.sender->encode(history_, tick_, slot.payload, bit_caches_.empty() ? nullptr : &bit_caches_[worker]);
   timesync::SnapshotTimeBlock block{timesync::SnapshotTiming::from(server_time_at(now)), std::nullopt};
   if (slot.first_input_tick) block.feedback = slot.tracker->make_report(tick_);
   PacketHeader header = slot.channel.next_header(PacketType::kSnapshot, now);

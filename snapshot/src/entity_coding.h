@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <span>
 
+#include "tickwire/core/tick.h"
 #include "tickwire/snapshot/body_models.h"
 #include "tickwire/snapshot/motion_predict.h"
 #include "tickwire/snapshot/range_coder.h"
@@ -20,6 +21,7 @@ namespace tickwire::snapshot::detail {
 
 struct EncodeIo {
   static constexpr bool kDecoding = false;
+  static constexpr bool kRangeCoded = true;
   RangeEncoder& rc;
   bool flag(BitModel& m, bool& b) {
     rc.bit(m, b);
@@ -42,6 +44,7 @@ struct EncodeIo {
 
 struct DecodeIo {
   static constexpr bool kDecoding = true;
+  static constexpr bool kRangeCoded = true;
   RangeDecoder& rc;
   bool adaptive = true;
   const char* failure = nullptr;  // set with the first rejection
@@ -79,6 +82,10 @@ struct DecodeIo {
 struct MotionContext {
   const std::uint32_t* ref = nullptr;
   const std::uint32_t* ref2 = nullptr;  // second reference, for second order
+  // The ticks the references' values are from (with ref, ref2): with the
+  // baseline's, they name the values a prediction is made from.
+  Tick ref_tick{};
+  Tick ref2_tick{};
   std::int64_t num = 0;                 // snapshot tick - baseline's update tick
   std::int64_t den = 0;                 // baseline's update tick - reference's
   MotionFactors factors;
@@ -128,14 +135,16 @@ inline bool code_value(Io& io, ResidualModelRef model, const ComponentSpec& c, s
   // Most components of a changed entity sit exactly on their prediction:
   // one decision, with none of the rest (context 0 never raises the
   // context).
-  if (io.adaptive) {
-    if constexpr (Io::kDecoding) {
-      if (!io.rc.bit(*model.zero)) return code_value_full<Io, true>(io, model, c, pred, value, context);
-      return store_decoded(io, c, pred, 0, value);
-    } else {
-      if (value == pred) {
-        io.rc.bit(*model.zero, true);
-        return true;
+  if constexpr (Io::kRangeCoded) {
+    if (io.adaptive) {
+      if constexpr (Io::kDecoding) {
+        if (!io.rc.bit(*model.zero)) return code_value_full<Io, true>(io, model, c, pred, value, context);
+        return store_decoded(io, c, pred, 0, value);
+      } else {
+        if (value == pred) {
+          io.rc.bit(*model.zero, true);
+          return true;
+        }
       }
     }
   }

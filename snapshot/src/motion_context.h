@@ -27,11 +27,13 @@ class ReferenceCursor {
     const std::int64_t num = tick - b.updated;
     if (den > kMaxMotionSpan || num <= 0) return m;
     m.ref = ref_->code_data(*r);
+    m.ref_tick = r->updated;
     m.num = num;
     m.den = den;
     std::int64_t den2 = 0;
     if (const EntityState* r2 = advance(ref2_, next2_, b, r->updated)) {
       m.ref2 = ref2_->code_data(*r2);
+      m.ref2_tick = r2->updated;
       den2 = r->updated - r2->updated;
     }
     // Entities updated together share their tick distances: reuse the

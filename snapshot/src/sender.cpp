@@ -46,6 +46,7 @@ SnapshotSender::SnapshotSender(Schema schema, SenderConfig config)
   if (config_.codebook && !codebook_fits(*config_.codebook, schema_)) {
     throw std::invalid_argument("SnapshotSender: the codebook was made for another schema");
   }
+  encoder_.set_codebook(config_.codebook);
   for (const TypeSpec& t : schema_.types()) {
     for (const ComponentSpec& c : t.components) second_order_fields_ = second_order_fields_ || c.second_order;
     motion_choice_.emplace_back(t.stride(), std::uint8_t{1});
@@ -276,13 +277,15 @@ std::size_t SnapshotSender::budget(Tick now) {
   return std::min(config_.max_payload, static_cast<std::size_t>(allowed));
 }
 
-void SnapshotSender::encode(const WorldHistory& history, Tick tick, std::vector<std::uint8_t>& out) {
+void SnapshotSender::encode(const WorldHistory& history, Tick tick, std::vector<std::uint8_t>& out,
+                            EntityBitsCache* cache) {
   const WorldState* current = history.find(tick);
   if (current == nullptr) throw std::invalid_argument("SnapshotSender: the history holds no capture of that tick");
-  encode(*current, &history, out);
+  encode(*current, &history, out, cache);
 }
 
-void SnapshotSender::encode(const WorldState& current, const WorldHistory* history, std::vector<std::uint8_t>& out) {
+void SnapshotSender::encode(const WorldState& current, const WorldHistory* history, std::vector<std::uint8_t>& out,
+                            EntityBitsCache* cache) {
   const Tick now = current.tick();
   if (last_tick_ && now <= *last_tick_) throw std::invalid_argument("SnapshotSender: snapshot ticks must increase");
 
@@ -332,6 +335,7 @@ void SnapshotSender::encode(const WorldState& current, const WorldHistory* histo
       &current, baseline, reference, reference2, config_.adaptive_coding, config_.inherit_models && !fresh_models};
   in.models_from = models_from;
   in.codebook = config_.codebook.get();
+  in.bits_cache = cache;
   in.motion_choice = &motion_choice_;
   if (history != nullptr && history->depth() > config_.history_ticks && history->shared().holds(current)) {
     // The view is read while within history_ticks of its tick; values

@@ -3,6 +3,7 @@
 
 #include "entity_coding.h"
 #include "motion_context.h"
+#include "shared_coding.h"
 #include "tickwire/core/bit_stream.h"
 #include "tickwire/snapshot/snapshot_codec.h"
 
@@ -47,6 +48,33 @@ DropReason reason_of(ErrorCode code) {
 }  // namespace
 
 SnapshotDecoder::SnapshotDecoder(Schema schema, DecodeLimits limits) : schema_(std::move(schema)), limits_(limits) {}
+
+void SnapshotDecoder::set_codebook(std::shared_ptr<const ModelState> codebook) {
+  codebook_ = std::move(codebook);
+  prefix_ = codebook_ ? detail::prefix_tables(codebook_, schema_) : nullptr;
+}
+
+namespace {
+// A codebook body's first field: the prefix-coded part's length in bytes,
+// LEB128 in at most three bytes (a body is far shorter than 2^21).
+std::optional<DecodeFailure> split_codebook_body(std::span<const std::uint8_t> body,
+                                                 std::span<const std::uint8_t>& prefix_part,
+                                                 std::span<const std::uint8_t>& range_part) {
+  std::size_t length = 0;
+  std::size_t used = 0;
+  for (int shift = 0;; shift += 7) {
+    if (used == body.size()) return fail(DropReason::kTruncated, "snapshot body ended early");
+    if (shift > 14) return fail(DropReason::kMalformed, "prefix-coded part's length longer than three bytes");
+    const std::uint8_t b = body[used++];
+    length |= std::size_t{b & 0x7FU} << shift;
+    if ((b & 0x80U) == 0) break;
+  }
+  if (length > body.size() - used) return fail(DropReason::kTruncated, "prefix-coded part longer than the body");
+  prefix_part = body.subspan(used, length);
+  range_part = body.subspan(used + length);
+  return std::nullopt;
+}
+}  // namespace
 
 std::optional<DecodeFailure> SnapshotDecoder::parse_header(std::span<const std::uint8_t> bytes,
                                                            const BaselineStore& store, ParsedHeader& out) const {
@@ -118,8 +146,15 @@ std::optional<DecodeFailure> SnapshotDecoder::decode_body(std::span<const std::u
   models_.begin(schema_, book ? codebook_.get() : (carried ? models_from->models() : nullptr), book);
   masks_.resize(schema_.type_count());
   for (auto& mask : masks_) mask.clear();
-  RangeDecoder rc(body, !p.header.static_models);
+  std::span<const std::uint8_t> prefix_part;
+  std::span<const std::uint8_t> range_part = body;
+  if (book) {
+    if (auto bad = split_codebook_body(body, prefix_part, range_part)) return bad;
+  }
+  RangeDecoder rc(range_part, !p.header.static_models);
   detail::DecodeIo io{rc, !p.header.static_models || book};
+  detail::BitSource bits(prefix_part);
+  detail::PrefixDecodeIo prefix_io(bits, prefix_outcomes_);
   detail::ReferenceCursor cursor(p.reference, p.reference2);
   std::size_t prev = 0;
   if (base != nullptr) {
@@ -140,8 +175,14 @@ std::optional<DecodeFailure> SnapshotDecoder::decode_body(std::span<const std::u
           if (mask.empty()) detail::code_motion_choice(io, type, type_models, mask);
           motion = mask.data();
         }
-        if (!detail::code_changed_entity(io, type, type_models, base->code_data(b), cursor.find(b, tick), codes,
-                                         motion)) {
+        if (book) {
+          if (!prefix_io.begin(prefix_->type(b.type)) ||
+              !detail::code_changed_entity(prefix_io, type, type_models, base->code_data(b), cursor.find(b, tick),
+                                           codes, motion)) {
+            return fail(bits.overran() ? DropReason::kTruncated : DropReason::kOutOfRange, prefix_io.failure);
+          }
+        } else if (!detail::code_changed_entity(io, type, type_models, base->code_data(b), cursor.find(b, tick),
+                                                codes, motion)) {
           return fail(rc.overran() ? DropReason::kTruncated : DropReason::kOutOfRange, io.failure);
         }
       } else {
@@ -180,13 +221,22 @@ std::optional<DecodeFailure> SnapshotDecoder::decode_body(std::span<const std::u
     }
     const TypeSpec& type = schema_.type(type_id);
     std::uint32_t* codes = out.append(EntityState{eid, type_id, generation, tick, 0}, type.stride());
-    if (!detail::code_spawned_entity(io, type, codes)) return fail(DropReason::kOutOfRange, io.failure);
+    if (book) {
+      if (!detail::code_spawned_entity(prefix_io, type, codes)) {
+        return fail(bits.overran() ? DropReason::kTruncated : DropReason::kOutOfRange, prefix_io.failure);
+      }
+    } else if (!detail::code_spawned_entity(io, type, codes)) {
+      return fail(DropReason::kOutOfRange, io.failure);
+    }
   }
   if (count > 0) out.sort_by_id();
   if (rc.overran()) return fail(DropReason::kTruncated, "snapshot body ended early");
   if (!rc.at_end()) {
     return fail(DropReason::kMalformed,
                 rc.corrupt() ? "snapshot body is not a valid code" : "trailing bytes after the snapshot");
+  }
+  if (book && !bits.at_clean_end()) {
+    return fail(DropReason::kMalformed, "bytes or bits after the prefix-coded part's end");
   }
   if (!p.header.static_models) out.set_models(models_.publish());
   return std::nullopt;

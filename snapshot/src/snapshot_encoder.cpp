@@ -1,7 +1,9 @@
 #include <algorithm>
+#include <stdexcept>
 
 #include "entity_coding.h"
 #include "motion_context.h"
+#include "shared_coding.h"
 #include "tickwire/core/bit_stream.h"
 #include "tickwire/snapshot/snapshot_codec.h"
 
@@ -23,6 +25,68 @@ void encode_op(RangeEncoder& rc, EntityOpModels& m, std::size_t prev, EntityOp o
 }
 
 }  // namespace
+
+namespace detail {
+// What coding with a codebook needs besides the range coder: the prefix
+// codes, the packet's prefix-coded bits and one entity's.
+struct SharedScratch {
+  std::shared_ptr<const PrefixTables> tables;
+  PrefixEncodeIo io;
+  BitSink entity;
+  BitSink bits;
+};
+}  // namespace detail
+
+SnapshotEncoder::SnapshotEncoder(Schema schema) : schema_(std::move(schema)) {}
+SnapshotEncoder::~SnapshotEncoder() = default;
+SnapshotEncoder::SnapshotEncoder(SnapshotEncoder&&) noexcept = default;
+SnapshotEncoder& SnapshotEncoder::operator=(SnapshotEncoder&&) noexcept = default;
+
+void SnapshotEncoder::set_codebook(const std::shared_ptr<const ModelState>& codebook) {
+  if (!codebook) {
+    shared_.reset();
+    return;
+  }
+  if (!shared_) shared_ = std::make_unique<detail::SharedScratch>();
+  shared_->tables = detail::prefix_tables(codebook, schema_);
+}
+
+// A changed entity's prefix-coded bits: from the cache when another
+// client's packet coded the same change, else coded here (and kept).
+void SnapshotEncoder::code_shared_entity(const EncodeInput& in, const TypeSpec& type, TypeModels& models,
+                                         const EntityState& b, std::uint32_t current, const detail::MotionContext& m,
+                                         std::uint32_t* codes, const std::uint8_t* motion) {
+  detail::SharedScratch& s = *shared_;
+  EntityBitsCache* cache = in.bits_cache;
+  EntityBitsCache::Key key;
+  if (cache != nullptr) {
+    key.current = current;
+    key.baseline = b.updated.value();
+    if (m.ref != nullptr) {
+      key.reference = m.ref_tick.value();
+      if (m.ref2 != nullptr) key.reference2 = m.ref2_tick.value();
+      if (motion != nullptr) {
+        // Beyond 64 components the choice does not fit the key: code it.
+        if (type.stride() > 64) cache = nullptr;
+        for (std::size_t i = 0; cache != nullptr && i < type.stride(); ++i) {
+          if (motion[i] != 0) key.motion |= std::uint64_t{1} << i;
+        }
+      }
+    }
+  }
+  if (cache != nullptr) {
+    if (const auto hit = cache->find(key)) {
+      s.bits.append(hit->words, hit->size);
+      return;
+    }
+  }
+  s.io.begin(s.tables->type(b.type));
+  detail::code_changed_entity(s.io, type, models, in.baseline->code_data(b), m, codes, motion);
+  s.entity.clear();
+  s.io.finish(s.entity);
+  if (cache != nullptr) cache->insert(key, s.entity.words(), s.entity.size());
+  s.bits.append(s.entity);
+}
 
 void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> items, std::vector<std::uint8_t>& bytes,
                              WorldState& view, std::vector<std::uint32_t>* item_bits) {
@@ -73,6 +137,9 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
   }
   h.has_body = has_body;
   const bool book = in.adaptive && in.codebook != nullptr;
+  if (book && (!shared_ || shared_->tables->codebook() != in.codebook)) {
+    throw std::invalid_argument("SnapshotEncoder: the input's codebook is not the one set_codebook was given");
+  }
   const bool carried = in.adaptive && !book && base != nullptr && in.inherit_models;  // models from a held state
   h.static_models = !in.adaptive || book;
   h.fresh_models = in.adaptive && !book && base != nullptr && !in.inherit_models;
@@ -96,6 +163,12 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
   RangeEncoder rc(body_, in.adaptive && !book);  // a codebook's models stay as they are
   detail::EncodeIo io{rc, in.adaptive};
   detail::ReferenceCursor cursor(ref, ref2);
+  if (book) {
+    shared_->bits.clear();
+    if (in.bits_cache != nullptr) in.bits_cache->begin(&cur, tick, shared_->tables.get());
+  }
+  // An item's cost: its share of both parts of the body.
+  const auto cost_bits = [&] { return rc.cost_bits() + (book ? shared_->bits.size() : 0); };
   std::size_t prev = 0;
   bool any_spawn = false;
   // Entities of one type tend to come in runs: look the type up once a run.
@@ -117,7 +190,7 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
     const std::uint16_t stride = type->stride();
     EntityOp op = item.op;
     if (op == EntityOp::kChanged && !item.send) op = EntityOp::kSkipped;
-    const std::uint64_t before = item_bits != nullptr ? rc.cost_bits() : 0;
+    const std::uint64_t before = item_bits != nullptr ? cost_bits() : 0;
     if (has_body) encode_op(rc, models_.ops, prev, op);
     prev = op_index(op);
     switch (op) {
@@ -155,13 +228,18 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
           }
           motion = mask.data();
         }
-        detail::code_changed_entity(io, *type, *type_models, base->code_data(b), cursor.find(b, tick), codes, motion);
+        if (book) {
+          code_shared_entity(in, *type, *type_models, b, item.current, cursor.find(b, tick), codes, motion);
+        } else {
+          detail::code_changed_entity(io, *type, *type_models, base->code_data(b), cursor.find(b, tick), codes,
+                                      motion);
+        }
         break;
       }
       case EntityOp::kRemoved:
       case EntityOp::kSpawned: break;
     }
-    if (item_bits != nullptr) (*item_bits)[k] = static_cast<std::uint32_t>(rc.cost_bits() - before);
+    if (item_bits != nullptr) (*item_bits)[k] = static_cast<std::uint32_t>(cost_bits() - before);
   }
 
   if (has_body) {
@@ -173,7 +251,7 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
     for (std::size_t k = 0; k < items.size(); ++k) {
       const DeltaItem& item = items[k];
       if (item.op != EntityOp::kSpawned || !item.send) continue;
-      const std::uint64_t before = item_bits != nullptr ? rc.cost_bits() : 0;
+      const std::uint64_t before = item_bits != nullptr ? cost_bits() : 0;
       const EntityState& c = cur.entities()[item.current];
       const TypeSpec& spec = schema_.type(c.type);
       encode_magnitude(rc, models_.spawn_gap, c.id.value - next_min + 1, kMaxExponent);
@@ -184,10 +262,24 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
       const std::uint32_t generation = c.generation < 0xFFFF'FFFFU ? c.generation : 0xFFFF'FFFEU;
       encode_magnitude(rc, models_.spawn_generation, generation + 1, kMaxExponent);
       std::uint32_t* codes = keep_current(EntityState{c.id, c.type, generation, tick, 0}, c, spec.stride());
-      detail::code_spawned_entity(io, spec, codes);
-      if (item_bits != nullptr) (*item_bits)[k] = static_cast<std::uint32_t>(rc.cost_bits() - before);
+      if (book) {
+        detail::PrefixRawWriter raw{shared_->bits};
+        detail::code_spawned_entity(raw, spec, codes);
+      } else {
+        detail::code_spawned_entity(io, spec, codes);
+      }
+      if (item_bits != nullptr) (*item_bits)[k] = static_cast<std::uint32_t>(cost_bits() - before);
     }
     rc.finish();
+    if (book) {
+      // The prefix-coded part first, after its length in bytes (LEB128),
+      // then the range coder's.
+      for (std::size_t n = (shared_->bits.size() + 7) / 8;; n >>= 7) {
+        bytes.push_back(static_cast<std::uint8_t>((n & 0x7FU) | (n >= 0x80 ? 0x80U : 0U)));
+        if (n < 0x80) break;
+      }
+      shared_->bits.append_bytes_to(bytes);
+    }
     bytes.insert(bytes.end(), body_.begin(), body_.end());
   }
   if (any_spawn) view.sort_by_id();

@@ -34,6 +34,7 @@
 #include "tickwire/prediction/input_packet.h"
 #include "tickwire/prediction/net_game.h"
 #include "tickwire/server/server_config.h"
+#include "tickwire/snapshot/entity_bits_cache.h"
 #include "tickwire/snapshot/state_ring.h"
 #include "tickwire/snapshot/world.h"
 #include "tickwire/snapshot/world_state.h"
@@ -122,6 +123,11 @@ struct ServerStats {
   std::uint64_t disconnects = 0;
   std::uint64_t snapshots = 0;
   std::uint64_t missing_inputs = 0;  // summed over clients, past and present
+  // With a codebook, the shared path: changed entities whose coded bits
+  // were copied from another client's snapshot of the tick, and those
+  // coded afresh.
+  std::uint64_t shared_bits_hits = 0;
+  std::uint64_t shared_bits_misses = 0;
   std::uint64_t late_inputs = 0;
   std::uint64_t rejected_inputs = 0;
   std::uint64_t rate_limited_packets = 0;  // summed over clients, past and present
@@ -181,7 +187,7 @@ class Server {
   void handle_input(Slot& slot, BitReader& reader, Time now);
   void welcome(Slot& slot, Time now);
   void run_tick(const timesync::TickContext& ctx, Time now);
-  void encode_snapshot(Slot& slot, Time now);
+  void encode_snapshot(Slot& slot, Time now, std::size_t worker);
   void send_snapshot(Slot& slot, Time now);
   // Adds the time since `mark` to `phase` and moves the mark to now; a
   // no-op when ticks are not timed.
@@ -225,7 +231,10 @@ class Server {
   prediction::InputPacket input_scratch_;        // every input packet is read into it
   std::vector<Slot*> sending_;                   // the clients this tick sends to, reused
   std::unique_ptr<EncodePool> encoders_;         // with config.workers > 1
-  std::function<void(std::size_t)> encode_job_;  // encodes sending_[i] at encode_now_
+  std::function<void(std::size_t, std::size_t)> encode_job_;  // encodes sending_[i] at encode_now_ on worker w
+  // With a codebook: each encoding thread's coded entity changes of the
+  // tick, shared by the clients it encodes (snapshot/entity_bits_cache.h).
+  std::vector<snapshot::EntityBitsCache> bit_caches_;
   Time encode_now_;
   std::deque<TickTiming> timings_;
   bool shutting_down_ = false;

@@ -126,7 +126,13 @@ class SnapshotSender {
   // everything: an entity whose values are older than the history's
   // reach, which only a long-starved one has, is copied); the history
   // must outlive this sender's states. The bytes are the same either way.
-  void encode(const WorldHistory& history, Tick tick, std::vector<std::uint8_t>& out);
+  //
+  // With a codebook, `cache` (may be null) shares coded entity changes
+  // between the senders of one world's clients: every sender given a
+  // cache must encode from the same history, and a cache serves one
+  // thread at a time. The bytes are the same with or without it.
+  void encode(const WorldHistory& history, Tick tick, std::vector<std::uint8_t>& out,
+              EntityBitsCache* cache = nullptr);
   std::vector<std::uint8_t> encode(const WorldState& current) {
     std::vector<std::uint8_t> out;
     encode(current, out);
@@ -152,7 +158,8 @@ class SnapshotSender {
   std::int64_t probe_reference_span(const WorldState& current, const WorldState& baseline, Tick now);
   std::size_t budget(Tick now);
   float priority_of(EntityId id, TypeId type) const;
-  void encode(const WorldState& current, const WorldHistory* history, std::vector<std::uint8_t>& out);
+  void encode(const WorldState& current, const WorldHistory* history, std::vector<std::uint8_t>& out,
+              EntityBitsCache* cache = nullptr);
   void fit(const EncodeInput& in, std::size_t budget, std::vector<std::uint8_t>& out);
   std::uint32_t reach() const;
   void release_views_behind(Tick newest);

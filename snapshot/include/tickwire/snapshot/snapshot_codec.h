@@ -12,6 +12,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -19,11 +20,18 @@
 #include "tickwire/core/tick.h"
 #include "tickwire/snapshot/body_models.h"
 #include "tickwire/snapshot/delta.h"
+#include "tickwire/snapshot/entity_bits_cache.h"
 #include "tickwire/snapshot/schema.h"
 #include "tickwire/snapshot/snapshot_header.h"
 #include "tickwire/snapshot/world_state.h"
 
 namespace tickwire::snapshot {
+
+namespace detail {
+class PrefixTables;
+struct SharedScratch;
+struct MotionContext;
+}  // namespace detail
 
 // Beyond this many ticks between reference and baseline the motion
 // predictor is not used (it also keeps its integer arithmetic small).
@@ -40,10 +48,17 @@ struct EncodeInput {
   // client holds (its packet's models; the header names it). nullptr: the
   // baseline's.
   const WorldState* models_from = nullptr;
-  // With adaptive: the body is coded with these models, held fixed (a
-  // codebook both ends hold: codebook.h), not the baseline's; the header
-  // says static models. nullptr: adaptive models as above.
+  // With adaptive: the body is coded with this codebook (codebook.h), which
+  // both ends hold, not the baseline's models; the header says static
+  // models. Its operations go through a range coder with the codebook's
+  // models held fixed, its changed entities and spawns are prefix-coded
+  // (docs/wire-format.md, "Codebook bodies"). It must be the one given to
+  // SnapshotEncoder::set_codebook. nullptr: adaptive models as above.
   const ModelState* codebook = nullptr;
+  // With a codebook: where the coded changes of this tick's entities are
+  // kept for every client's encoding (the shared path). nullptr: each
+  // encoding codes its own; the bytes are the same.
+  EntityBitsCache* bits_cache = nullptr;
   // Per type, per component: 1 to predict the field from motion, 0 to hold
   // its baseline value (for fields whose changes are jumps, which a motion
   // prediction overshoots). Only fields declared with motion can use it;
@@ -67,7 +82,14 @@ struct PredictionCosts {
 
 class SnapshotEncoder {
  public:
-  explicit SnapshotEncoder(Schema schema) : schema_(std::move(schema)) {}
+  explicit SnapshotEncoder(Schema schema);
+  ~SnapshotEncoder();
+  SnapshotEncoder(SnapshotEncoder&&) noexcept;
+  SnapshotEncoder& operator=(SnapshotEncoder&&) noexcept;
+
+  // The codebook inputs will name (EncodeInput::codebook); builds, or
+  // finds already built, the prefix codes made from it. nullptr: none.
+  void set_codebook(const std::shared_ptr<const ModelState>& codebook);
 
   // Writes the snapshot to `bytes` (replacing its content) and the state the
   // client will hold after decoding it to `view`. `items` come from
@@ -87,7 +109,12 @@ class SnapshotEncoder {
   const Schema& schema() const { return schema_; }
 
  private:
+  void code_shared_entity(const EncodeInput& in, const TypeSpec& type, TypeModels& models, const EntityState& b,
+                          std::uint32_t current, const detail::MotionContext& m, std::uint32_t* codes,
+                          const std::uint8_t* motion);
+
   Schema schema_;
+  std::unique_ptr<detail::SharedScratch> shared_;  // with a codebook
   BodyModels models_;
   std::vector<std::uint8_t> header_;
   std::vector<std::uint8_t> body_;
@@ -156,12 +183,14 @@ class SnapshotDecoder {
   // whose header says static models is then read with these models rather
   // than as fixed codes. Both ends must hold the same one, as they hold the
   // same schema.
-  void set_codebook(std::shared_ptr<const ModelState> codebook) { codebook_ = std::move(codebook); }
+  void set_codebook(std::shared_ptr<const ModelState> codebook);
 
  private:
   Schema schema_;
   DecodeLimits limits_;
   std::shared_ptr<const ModelState> codebook_;
+  std::shared_ptr<const detail::PrefixTables> prefix_;  // built from codebook_
+  std::vector<std::uint8_t> prefix_outcomes_;  // an entity's decisions, reused
   BodyModels models_;
   std::vector<std::vector<std::uint8_t>> masks_;  // motion choices read in this packet, per type
 };

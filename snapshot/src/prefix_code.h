@@ -1,0 +1,123 @@
+#pragma once
+// Prefix codes and the bit buffers they are written to, for the part of a
+// codebook body whose pieces are concatenated: a range coder's output for
+// an entity depends on the coder's state where the entity starts, so it
+// cannot be coded once and copied into many packets; a prefix code's bits
+// can. Private to the snapshot library.
+//
+// Bits are packed least significant first, as everywhere on the wire; a
+// code's bits go out first bit first, so a reader takes them one at a time.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace tickwire::snapshot::detail {
+
+// A growing string of bits in 64-bit words; the bits past the end of the
+// last word are always zero, so strings append by shifting words in.
+class BitSink {
+ public:
+  void clear() {
+    words_.clear();
+    bits_ = 0;
+  }
+  // `value` < 2^count, count in [0, 64].
+  void put(std::uint64_t value, int count) {
+    if (count == 0) return;
+    const std::size_t at = bits_ & 63U;
+    if (at == 0) {
+      words_.push_back(value);
+    } else {
+      words_.back() |= value << at;
+      if (at + static_cast<std::size_t>(count) > 64) words_.push_back(value >> (64 - at));
+    }
+    bits_ += static_cast<std::size_t>(count);
+  }
+  // Appends `bits` bits held in `words` (zero past the end, as a sink's).
+  void append(std::span<const std::uint64_t> words, std::size_t bits) {
+    std::size_t left = bits;
+    for (const std::uint64_t w : words) {
+      if (left == 0) break;
+      const int n = left < 64 ? static_cast<int>(left) : 64;
+      put(w, n);
+      left -= static_cast<std::size_t>(n);
+    }
+  }
+  void append(const BitSink& other) { append(other.words_, other.bits_); }
+  // Appends the bits as ceil(size / 8) bytes, the last zero-padded.
+  void append_bytes_to(std::vector<std::uint8_t>& out) const;
+
+  std::size_t size() const { return bits_; }
+  std::span<const std::uint64_t> words() const { return words_; }
+
+ private:
+  std::vector<std::uint64_t> words_;
+  std::size_t bits_ = 0;
+};
+
+// Reads what a BitSink wrote. Input is hostile: reading past the end
+// yields zeros and sets overran(), never touches memory outside the span.
+class BitSource {
+ public:
+  explicit BitSource(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
+  bool bit() {
+    const std::size_t byte = pos_ >> 3;
+    if (byte >= bytes_.size()) {
+      overran_ = true;
+      return false;
+    }
+    const bool b = ((bytes_[byte] >> (pos_ & 7U)) & 1U) != 0;
+    ++pos_;
+    return b;
+  }
+  // count in [0, 32].
+  std::uint32_t bits(int count) {
+    std::uint32_t v = 0;
+    for (int i = 0; i < count; ++i) v |= static_cast<std::uint32_t>(bit()) << i;
+    return v;
+  }
+  bool overran() const { return overran_; }
+  // True when every byte was read and the padding of the last one is zero:
+  // anything else is bytes the sender did not write.
+  bool at_clean_end() const;
+
+ private:
+  std::span<const std::uint8_t> bytes_;
+  std::size_t pos_ = 0;
+  bool overran_ = false;
+};
+
+// A canonical prefix (Huffman) code over symbols 0..n-1, built from
+// integer weights so that both ends, whatever their floating point, build
+// the same code from the same codebook. Code lengths are limited to
+// kMaxLength; a single symbol gets the empty code.
+class PrefixCode {
+ public:
+  static constexpr int kMaxLength = 20;
+
+  // Weights of 0 count as 1: every symbol gets a code, so an encoder can
+  // code anything it meets, however unlikely the training found it.
+  void build(std::span<const std::uint64_t> weights);
+
+  void put(BitSink& out, std::uint32_t symbol) const { out.put(code_[symbol], length_[symbol]); }
+  int length(std::uint32_t symbol) const { return length_[symbol]; }
+  std::size_t size() const { return length_.size(); }
+  // False when the input ends first (the code is complete, so every bit
+  // string names a symbol).
+  bool read(BitSource& in, std::uint32_t& symbol) const;
+
+ private:
+  std::vector<std::uint8_t> length_;  // by symbol
+  std::vector<std::uint32_t> code_;   // by symbol, first bit lowest
+  // Canonical decoding: per length, how many codes and the first code and
+  // its index into sorted_.
+  std::uint32_t count_[kMaxLength + 1] = {};
+  std::uint32_t first_code_[kMaxLength + 1] = {};
+  std::uint32_t first_index_[kMaxLength + 1] = {};
+  std::vector<std::uint32_t> sorted_;  // symbols by (length, symbol)
+  int max_length_ = 0;
+};
+
+}  // namespace tickwire::snapshot::detail

@@ -1,0 +1,252 @@
+#include "shared_coding.h"
+
+#include <algorithm>
+#include <bit>
+#include <mutex>
+
+namespace tickwire::snapshot::detail {
+
+namespace {
+
+// Weights are fixed point with kOne for certainty; probabilities are the
+// models' 15-bit ones. Integer arithmetic, so that every platform builds
+// the same codes from the same codebook.
+constexpr std::uint64_t kOne = std::uint64_t{1} << 46;
+std::uint64_t times(std::uint64_t w, std::uint32_t p) { return (w * p) >> kProbBits; }
+
+// What the chunk and exponent codes are built from: each decision's models.
+struct DecisionModels {
+  std::uint32_t differs = 0;                           // flag: P(not the predicted index)
+  std::uint32_t nonzero[kResidualContexts] = {};       // residual: P(not zero) by context
+  std::vector<std::uint32_t> stop[kResidualContexts];  // P(exponent ends at step e | got there) by context
+};
+
+// The chance of a chunk's decisions going as `symbol` says, from context
+// `context`. A residual's outcome is its context class (0, 1, more), so
+// the context each decision is coded in follows from the symbol.
+std::uint64_t chunk_weight(std::span<const DecisionModels> models, std::span<const PrefixDecision> decisions,
+                           std::uint32_t symbol, int context) {
+  std::uint64_t w = kOne;
+  for (std::size_t j = 0; j < decisions.size(); ++j) {
+    const DecisionModels& m = models[j];
+    if (decisions[j].flag) {
+      const bool differs = symbol % 2 != 0;
+      symbol /= 2;
+      w = times(w, differs ? m.differs : kProbOne - m.differs);
+      continue;
+    }
+    const auto outcome = static_cast<int>(symbol % 3);
+    symbol /= 3;
+    const std::uint32_t nonzero = m.nonzero[context];
+    const std::uint32_t one = m.stop[context][0];
+    if (outcome == 0) {
+      w = times(w, kProbOne - nonzero);
+    } else {
+      w = times(times(w, nonzero), outcome == 1 ? one : kProbOne - one);
+    }
+    context = std::max(context, outcome);
+  }
+  return w;
+}
+
+PrefixType build_type(const TypeSpec& spec, const TypeModels* trained) {
+  TypeModels models;
+  if (trained != nullptr) {
+    models = *trained;
+  } else {
+    models.reset(spec);
+  }
+  PrefixType out;
+  std::vector<DecisionModels> dm;
+  const auto add_residual = [&](std::size_t component) {
+    const ComponentSpec& c = spec.components[component];
+    const int e_max = max_exponent_for(max_magnitude(c));
+    out.decisions.push_back({false, static_cast<std::uint8_t>(e_max)});
+    DecisionModels m;
+    for (int ctx = 0; ctx < kResidualContexts; ++ctx) {
+      const ResidualModelRef r = models.component(component).residual(ctx);
+      m.nonzero[ctx] = r.zero->p;  // the models' p is the chance of a 0: "not zero"
+      // The exponent goes in unary, each step's p the chance it stops
+      // there; at e_max it stops without a decision.
+      for (int e = 0; e < e_max; ++e) m.stop[ctx].push_back(r.exponent[e].p);
+      m.stop[ctx].push_back(kProbOne);
+    }
+    dm.push_back(std::move(m));
+  };
+  for (const FieldSpec& f : spec.fields) {
+    if (f.kind == FieldKind::kQuat) {
+      DecisionModels m;
+      m.differs = models.component(f.offset).same_index().p;
+      out.decisions.push_back({true, 0});
+      dm.push_back(std::move(m));
+      for (std::size_t k = 1; k < 4; ++k) add_residual(f.offset + k);
+      continue;
+    }
+    for (std::size_t i = f.offset; i < f.offset + f.count; ++i) {
+      if (spec.components[i].max_code != 0) add_residual(i);
+    }
+  }
+  std::vector<std::uint64_t> weights;
+  for (std::size_t first = 0; first < out.decisions.size();) {
+    PrefixChunk& chunk = out.chunks.emplace_back();
+    chunk.first = first;
+    std::uint32_t symbols = 1;
+    while (first < out.decisions.size()) {
+      const std::uint32_t radix = out.decisions[first].flag ? 2 : 3;
+      if (symbols * radix > kMaxChunkSymbols) break;
+      symbols *= radix;
+      ++first;
+    }
+    chunk.count = first - chunk.first;
+    const auto decisions = std::span(out.decisions).subspan(chunk.first, chunk.count);
+    const auto chunk_models = std::span(dm).subspan(chunk.first, chunk.count);
+    // The first chunk always starts in context 0.
+    const int contexts = chunk.first == 0 ? 1 : kResidualContexts;
+    for (int ctx = 0; ctx < contexts; ++ctx) {
+      weights.assign(symbols, 0);
+      for (std::uint32_t s = 0; s < symbols; ++s) weights[s] = chunk_weight(chunk_models, decisions, s, ctx);
+      chunk.codes[ctx].build(weights);
+    }
+  }
+  out.exponents.resize(out.decisions.size() * kResidualContexts);
+  for (std::size_t d = 0; d < out.decisions.size(); ++d) {
+    if (out.decisions[d].flag || out.decisions[d].max_exponent == 0) continue;
+    for (int ctx = 0; ctx < kResidualContexts; ++ctx) {
+      const std::vector<std::uint32_t>& stop = dm[d].stop[ctx];
+      weights.assign(stop.size() - 1, 0);
+      std::uint64_t reach = times(kOne, kProbOne - stop[0]);  // the chance of getting to step e
+      for (std::size_t e = 1; e < stop.size(); ++e) {
+        weights[e - 1] = times(reach, stop[e]);
+        reach = times(reach, kProbOne - stop[e]);
+      }
+      out.exponents[d * kResidualContexts + static_cast<std::size_t>(ctx)].build(weights);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+PrefixTables::PrefixTables(std::shared_ptr<const ModelState> codebook, const Schema& schema)
+    : codebook_(std::move(codebook)) {
+  types_.reserve(schema.type_count());
+  for (std::size_t t = 0; t < schema.type_count(); ++t) {
+    const TypeModels* trained = t < codebook_->types.size() ? codebook_->types[t].get() : nullptr;
+    types_.push_back(build_type(schema.types()[t], trained));
+  }
+}
+
+std::shared_ptr<const PrefixTables> prefix_tables(const std::shared_ptr<const ModelState>& codebook,
+                                                  const Schema& schema) {
+  struct Entry {
+    const ModelState* codebook;
+    std::uint64_t schema_hash;
+    std::weak_ptr<const PrefixTables> tables;
+  };
+  static std::mutex mutex;
+  static std::vector<Entry> built;
+  const std::lock_guard<std::mutex> lock(mutex);
+  std::erase_if(built, [](const Entry& e) { return e.tables.expired(); });
+  // A live entry holds its codebook, so its address names it.
+  for (const Entry& e : built) {
+    if (e.codebook == codebook.get() && e.schema_hash == schema.hash()) {
+      if (auto tables = e.tables.lock()) return tables;
+    }
+  }
+  auto tables = std::make_shared<const PrefixTables>(codebook, schema);
+  built.push_back({codebook.get(), schema.hash(), tables});
+  return tables;
+}
+
+void PrefixEncodeIo::begin(const PrefixType& type) {
+  type_ = &type;
+  next_ = 0;
+  context_ = 0;
+  outcomes_.resize(type.decisions.size());
+  tail_.clear();
+}
+
+bool PrefixEncodeIo::residual(ResidualModelRef /*model*/, std::int64_t& r, int /*max_exponent*/,
+                              std::uint64_t /*max_magnitude*/) {
+  const std::size_t d = next_++;
+  const int cls = residual_context(r);
+  outcomes_[d] = static_cast<std::uint8_t>(cls);
+  if (cls == 2) {
+    const auto m = static_cast<std::uint64_t>(r < 0 ? -r : r);
+    const int e = static_cast<int>(std::bit_width(m)) - 1;
+    type_->exponents[d * kResidualContexts + static_cast<std::size_t>(context_)].put(tail_,
+                                                                                     static_cast<std::uint32_t>(e - 1));
+    tail_.put(r < 0 ? 1U : 0U, 1);
+    tail_.put(m & ((std::uint64_t{1} << e) - 1U), e);
+  } else if (cls == 1) {
+    tail_.put(r < 0 ? 1U : 0U, 1);
+  }
+  context_ = std::max(context_, cls);
+  return true;
+}
+
+void PrefixEncodeIo::finish(BitSink& out) const {
+  int context = 0;  // the context each chunk starts in
+  for (const PrefixChunk& chunk : type_->chunks) {
+    std::uint32_t symbol = 0;
+    std::uint32_t place = 1;
+    int after = context;
+    for (std::size_t d = chunk.first; d < chunk.first + chunk.count; ++d) {
+      const bool flag = type_->decisions[d].flag;
+      symbol += outcomes_[d] * place;
+      place *= flag ? 2U : 3U;
+      if (!flag) after = std::max<int>(after, outcomes_[d]);
+    }
+    chunk.codes[context].put(out, symbol);
+    context = after;
+  }
+  out.append(tail_);
+}
+
+bool PrefixDecodeIo::begin(const PrefixType& type) {
+  type_ = &type;
+  next_ = 0;
+  context_ = 0;
+  outcomes_.resize(type.decisions.size());
+  int context = 0;
+  for (const PrefixChunk& chunk : type.chunks) {
+    std::uint32_t symbol = 0;
+    if (!chunk.codes[context].read(in_, symbol)) return fail("snapshot body ended early");
+    for (std::size_t d = chunk.first; d < chunk.first + chunk.count; ++d) {
+      const std::uint32_t radix = type.decisions[d].flag ? 2 : 3;
+      outcomes_[d] = static_cast<std::uint8_t>(symbol % radix);
+      symbol /= radix;
+      if (radix == 3) context = std::max<int>(context, outcomes_[d]);
+    }
+  }
+  return true;
+}
+
+bool PrefixDecodeIo::residual(ResidualModelRef /*model*/, std::int64_t& r, int /*max_exponent*/,
+                              std::uint64_t max_magnitude) {
+  const std::size_t d = next_++;
+  const int cls = outcomes_[d];
+  std::uint64_t m = 1;
+  if (cls == 2) {
+    const PrefixCode& code = type_->exponents[d * kResidualContexts + static_cast<std::size_t>(context_)];
+    // A field whose residuals are at most one has no code: no sender
+    // writes this.
+    if (code.size() == 0) return fail("residual larger than its field's range");
+    std::uint32_t e = 0;
+    if (!code.read(in_, e)) return fail("snapshot body ended early");
+    ++e;
+    const bool negative = in_.bit();
+    m = (std::uint64_t{1} << e) | in_.bits(static_cast<int>(e));
+    r = negative ? -static_cast<std::int64_t>(m) : static_cast<std::int64_t>(m);
+  } else if (cls == 1) {
+    r = in_.bit() ? -1 : 1;
+  } else {
+    r = 0;
+  }
+  if (in_.overran()) return fail("snapshot body ended early");
+  if (m > max_magnitude && cls != 0) return fail("residual larger than its field's range");
+  context_ = std::max(context_, cls);
+  return true;
+}
+
+}  // namespace tickwire::snapshot::detail

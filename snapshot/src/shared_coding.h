@@ -1,0 +1,148 @@
+#pragma once
+// The coding of changed entities with a codebook: prefix codes built from
+// the codebook's models, so that an entity's bits depend only on the
+// entity, its baseline and reference values and the packet's motion
+// choice, never on what came before it in the packet. The server then
+// codes each entity's change once per baseline and copies the bits into
+// every packet that needs them (EntityBitsCache). Layout and obligations:
+// docs/wire-format.md, "Codebook bodies". Private to the snapshot library.
+//
+// An entity's bits are: per chunk of its decisions, one symbol saying how
+// each went (a quaternion's largest component as predicted or not; a
+// residual zero, one away, or more), coded with a table picked by the
+// context the chunk starts in; then, in the order code_changed_entity
+// makes its decisions, the rest of each: a quaternion's index when not as
+// predicted (2 raw bits), a residual's sign (raw) and, when more than one
+// away, its exponent (prefix-coded, by decision and context) and lower
+// bits (raw). Grouping is what keeps this close to the range coder: a
+// prefix code spends at least a bit a symbol, and most of an entity's
+// decisions are zero flags worth a fraction of a bit each.
+//
+// The tables are built from the codebook's models, the probabilities the
+// range coder would code with, so a codebook file carries no more than
+// its models.
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "entity_coding.h"
+#include "prefix_code.h"
+#include "tickwire/snapshot/body_models.h"
+#include "tickwire/snapshot/schema.h"
+
+namespace tickwire::snapshot::detail {
+
+// A chunk's symbol has at most this many values.
+inline constexpr std::uint32_t kMaxChunkSymbols = 4096;
+
+// One decision of code_changed_entity that a chunk symbol covers.
+struct PrefixDecision {
+  bool flag = false;  // a quaternion's index flag (2 outcomes); else a residual (3)
+  std::uint8_t max_exponent = 0;
+};
+
+struct PrefixChunk {
+  std::size_t first = 0;  // decisions [first, first + count)
+  std::size_t count = 0;
+  PrefixCode codes[kResidualContexts];  // by the context the chunk starts in
+};
+
+struct PrefixType {
+  std::vector<PrefixDecision> decisions;  // in coding order
+  std::vector<PrefixChunk> chunks;
+  // Exponents 1.. of residuals more than one away, [decision *
+  // kResidualContexts + context].
+  std::vector<PrefixCode> exponents;
+};
+
+class PrefixTables {
+ public:
+  PrefixTables(std::shared_ptr<const ModelState> codebook, const Schema& schema);
+  const PrefixType& type(TypeId id) const { return types_[id.value]; }
+  const ModelState* codebook() const { return codebook_.get(); }
+
+ private:
+  std::shared_ptr<const ModelState> codebook_;  // held: the tables are keyed by its address
+  std::vector<PrefixType> types_;
+};
+
+// The tables of a codebook and schema, built once and shared by every
+// sender and receiver holding them (a chunk code of up to 4096
+// symbols: too much to keep per client).
+std::shared_ptr<const PrefixTables> prefix_tables(const std::shared_ptr<const ModelState>& codebook,
+                                                  const Schema& schema);
+
+// Codes one changed entity: code_changed_entity calls it as it calls
+// EncodeIo, and finish() writes the entity's bits.
+class PrefixEncodeIo {
+ public:
+  static constexpr bool kDecoding = false;
+  static constexpr bool kRangeCoded = false;
+  static constexpr bool adaptive = false;
+
+  void begin(const PrefixType& type);
+  bool flag(BitModel& /*model*/, bool& same) {
+    outcomes_[next_++] = same ? 0 : 1;
+    return true;
+  }
+  bool raw(std::uint32_t& v, int bits) {
+    tail_.put(v, bits);
+    return true;
+  }
+  bool residual(ResidualModelRef /*model*/, std::int64_t& r, int max_exponent, std::uint64_t /*max_magnitude*/);
+  void finish(BitSink& out) const;
+
+ private:
+  const PrefixType* type_ = nullptr;
+  std::size_t next_ = 0;
+  int context_ = 0;
+  std::vector<std::uint8_t> outcomes_;  // by decision: 0 likely, 1 and 2 not
+  BitSink tail_;
+};
+
+// Reads what PrefixEncodeIo wrote; begin() reads the chunk symbols.
+class PrefixDecodeIo {
+ public:
+  static constexpr bool kDecoding = true;
+  static constexpr bool kRangeCoded = false;
+  static constexpr bool adaptive = false;
+
+  // `outcomes`: storage the decoder keeps, so that a packet allocates
+  // nothing.
+  PrefixDecodeIo(BitSource& in, std::vector<std::uint8_t>& outcomes) : in_(in), outcomes_(outcomes) {}
+  bool begin(const PrefixType& type);
+  bool flag(BitModel& /*model*/, bool& same) {
+    same = outcomes_[next_++] == 0;
+    return true;
+  }
+  bool raw(std::uint32_t& v, int bits) {
+    v = in_.bits(bits);
+    return !in_.overran() || fail("snapshot body ended early");
+  }
+  bool residual(ResidualModelRef /*model*/, std::int64_t& r, int max_exponent, std::uint64_t max_magnitude);
+  bool fail(const char* why) {
+    if (failure == nullptr) failure = why;
+    return false;
+  }
+  const char* failure = nullptr;  // set with the first rejection
+
+ private:
+  BitSource& in_;
+  const PrefixType* type_ = nullptr;
+  std::size_t next_ = 0;
+  int context_ = 0;
+  std::vector<std::uint8_t>& outcomes_;
+};
+
+// Raw fields of spawned entities, into or out of the same bits.
+struct PrefixRawWriter {
+  static constexpr bool kDecoding = false;
+  BitSink& out;
+  bool raw(std::uint32_t& v, int bits) {
+    out.put(v, bits);
+    return true;
+  }
+};
+
+}  // namespace tickwire::snapshot::detail
