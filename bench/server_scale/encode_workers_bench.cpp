@@ -9,6 +9,12 @@
 // with the timer paused, so only encoding and the hand-out of clients to
 // threads are timed.
 //
+// encode_coding compares the codings on one thread, with clients acking 2
+// to 5 ticks behind (four baselines in use each tick, as round trips
+// spread): adaptive models per client, a codebook (trained on the scene's
+// first 120 ticks, before the timed ones) with every client coding its own
+// entities, and the shared path (the codebook plus an EntityBitsCache).
+//
 //   bench_encode_workers [--benchmark_out=FILE --benchmark_out_format=json]
 
 #include <benchmark/benchmark.h>
@@ -19,6 +25,8 @@
 
 #include "encode_pool.h"
 #include "tickwire/arena/arena.h"
+#include "tickwire/snapshot/codebook.h"
+#include "tickwire/snapshot/entity_bits_cache.h"
 #include "tickwire/snapshot/sender.h"
 #include "tickwire/snapshot/state_ring.h"
 #include "tickwire/snapshot/world.h"
@@ -74,23 +82,59 @@ const Scene& scene() {
   return s;
 }
 
-void encode_on_workers(benchmark::State& state) {
+enum class Coding { kAdaptive, kCodebook, kShared };
+
+// Adaptive senders over the scene's first ticks train the codebook (the
+// timed ticks come after them).
+std::shared_ptr<const snapshot::ModelState> codebook() {
+  static const std::shared_ptr<const snapshot::ModelState> book = [] {
+    const Scene& s = scene();
+    snapshot::CodebookTrainer trainer(arena::schema().schema);
+    snapshot::WorldHistory history(2 * snapshot::SenderConfig{}.history_ticks);
+    snapshot::World world(arena::schema().schema);
+    std::vector<std::unique_ptr<snapshot::SnapshotSender>> senders;
+    for (std::size_t c = 0; c < 16; ++c) {
+      senders.push_back(std::make_unique<snapshot::SnapshotSender>(arena::schema().schema));
+      senders.back()->set_relevancy(snapshot::Relevancy::of_ids(s.near[c * (kClients / 16)]));
+    }
+    std::vector<std::uint8_t> out;
+    for (std::uint32_t t = 0; t < kWarmTicks; ++t) {
+      snapshot::restore(s.ticks[t], world);
+      history.capture(world, s.ticks[t].tick());
+      for (auto& sender : senders) {
+        sender->encode(history, s.ticks[t].tick(), out);
+        const snapshot::WorldState* view = sender->view(s.ticks[t].tick());
+        if (view != nullptr && view->models() != nullptr) trainer.add(*view->models());
+        const std::uint32_t lag = 2 + static_cast<std::uint32_t>(&sender - senders.data()) % 4;
+        if (t >= lag) sender->acknowledge(s.ticks[t - lag].tick());
+      }
+    }
+    return trainer.codebook();
+  }();
+  return book;
+}
+
+// Each client acks `lag(c)` ticks behind.
+void run(benchmark::State& state, std::size_t workers, Coding coding, std::uint32_t (*lag)(std::size_t)) {
   const Scene& s = scene();
-  const auto workers = static_cast<std::size_t>(state.range(0));
   server::EncodePool pool(workers);
   std::vector<std::unique_ptr<snapshot::SnapshotSender>> senders;
   std::vector<std::vector<std::uint8_t>> out(kClients);
+  snapshot::SenderConfig config;
+  if (coding != Coding::kAdaptive) config.codebook = codebook();
   for (std::size_t c = 0; c < kClients; ++c) {
-    senders.push_back(std::make_unique<snapshot::SnapshotSender>(arena::schema().schema));
+    senders.push_back(std::make_unique<snapshot::SnapshotSender>(arena::schema().schema, config));
     senders.back()->set_relevancy(snapshot::Relevancy::of_ids(s.near[c]));
   }
+  // One cache per worker, as the server keeps them.
+  std::vector<snapshot::EntityBitsCache> caches(coding == Coding::kShared ? workers : 0);
   // Twice the snapshot history deep, as the server keeps it.
   snapshot::WorldHistory history(2 * snapshot::SenderConfig{}.history_ticks);
   snapshot::World world(arena::schema().schema);
-  std::size_t t = 0;
+  std::size_t t = kWarmTicks;  // after the codebook's training ticks
   std::uint64_t bytes = 0;
-  const server::EncodePool::Job job = [&](std::size_t c, std::size_t /*worker*/) {
-    senders[c]->encode(history, s.ticks[t].tick(), out[c]);
+  const server::EncodePool::Job job = [&](std::size_t c, std::size_t worker) {
+    senders[c]->encode(history, s.ticks[t].tick(), out[c], caches.empty() ? nullptr : &caches[worker]);
   };
   const auto capture = [&] {
     snapshot::restore(s.ticks[t], world);
@@ -100,15 +144,21 @@ void encode_on_workers(benchmark::State& state) {
     pool.run(kClients, job);
     for (std::size_t c = 0; c < kClients; ++c) {
       bytes += out[c].size();
-      if (t >= 2) senders[c]->acknowledge(s.ticks[t - 2].tick());
+      if (t >= lag(c)) senders[c]->acknowledge(s.ticks[t - lag(c)].tick());
     }
     ++t;
   };
-  while (t < kWarmTicks) {
+  while (t < 2 * kWarmTicks) {
     capture();
     one_tick();
   }
   bytes = 0;
+  std::uint64_t hits = 0;
+  std::uint64_t lookups = 0;
+  for (const auto& c : caches) {
+    hits -= c.hits();
+    lookups -= c.hits() + c.misses();
+  }
   for (auto _ : state) {
     if (t == s.ticks.size()) {
       state.SkipWithError("ran out of captured ticks");
@@ -119,12 +169,34 @@ void encode_on_workers(benchmark::State& state) {
     state.ResumeTiming();
     one_tick();
   }
+  for (const auto& c : caches) {
+    hits += c.hits();
+    lookups += c.hits() + c.misses();
+  }
   const auto encoded = state.iterations() * static_cast<benchmark::IterationCount>(kClients);
   state.SetItemsProcessed(encoded);
   state.counters["bytes_per_snapshot"] = static_cast<double>(bytes) / static_cast<double>(encoded);
+  state.counters["us_per_snapshot"] =
+      benchmark::Counter(static_cast<double>(encoded), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  if (lookups > 0) state.counters["shared_hit_rate"] = static_cast<double>(hits) / static_cast<double>(lookups);
+}
+
+std::uint32_t two_behind(std::size_t /*client*/) { return 2; }
+// Round trips of 2 to 5 ticks: clients' baselines spread over four ticks.
+std::uint32_t spread(std::size_t client) { return 2 + static_cast<std::uint32_t>(client % 4); }
+
+void encode_on_workers(benchmark::State& state) {
+  run(state, static_cast<std::size_t>(state.range(0)), Coding::kAdaptive, two_behind);
+}
+
+// One worker, acks spread: adaptive models per client (0), a codebook with
+// every client coding its own entities (1), and the shared path (2).
+void encode_coding(benchmark::State& state) {
+  run(state, 1, static_cast<Coding>(state.range(0)), spread);
 }
 
 BENCHMARK(encode_on_workers)->Arg(1)->Arg(2)->Iterations(1500)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(encode_coding)->Arg(0)->Arg(1)->Arg(2)->Iterations(1500)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

@@ -25,7 +25,7 @@ struct DecisionModels {
 // `context`. A residual's outcome is its context class (0, 1, more), so
 // the context each decision is coded in follows from the symbol.
 std::uint64_t chunk_weight(std::span<const DecisionModels> models, std::span<const PrefixDecision> decisions,
-                           std::uint32_t symbol, int context) {
+                           std::uint32_t symbol, int context, int& after) {
   std::uint64_t w = kOne;
   for (std::size_t j = 0; j < decisions.size(); ++j) {
     const DecisionModels& m = models[j];
@@ -46,6 +46,7 @@ std::uint64_t chunk_weight(std::span<const DecisionModels> models, std::span<con
     }
     context = std::max(context, outcome);
   }
+  after = context;
   return w;
 }
 
@@ -86,25 +87,54 @@ PrefixType build_type(const TypeSpec& spec, const TypeModels* trained) {
       if (spec.components[i].max_code != 0) add_residual(i);
     }
   }
-  std::vector<std::uint64_t> weights;
+  // A chunk's symbol: its outcomes, then (but for the last chunk) whether
+  // anything after it is not the likely outcome. The flag is what lets an
+  // entity whose later decisions all went the likely way stop after its
+  // first chunk: a prefix code spends at least a bit a symbol, so a chunk
+  // of near certain outcomes of its own would cost about a bit for nothing.
   for (std::size_t first = 0; first < out.decisions.size();) {
     PrefixChunk& chunk = out.chunks.emplace_back();
     chunk.first = first;
-    std::uint32_t symbols = 1;
     while (first < out.decisions.size()) {
       const std::uint32_t radix = out.decisions[first].flag ? 2 : 3;
-      if (symbols * radix > kMaxChunkSymbols) break;
-      symbols *= radix;
+      if (chunk.outcomes * radix * 2 > kMaxChunkSymbols) break;
+      chunk.outcomes *= radix;
       ++first;
     }
     chunk.count = first - chunk.first;
+  }
+  std::vector<std::uint64_t> weights;
+  for (std::size_t k = 0; k < out.chunks.size(); ++k) {
+    PrefixChunk& chunk = out.chunks[k];
+    const bool last = k + 1 == out.chunks.size();
+    const std::size_t rest = chunk.first + chunk.count;  // the decisions after the chunk
     const auto decisions = std::span(out.decisions).subspan(chunk.first, chunk.count);
     const auto chunk_models = std::span(dm).subspan(chunk.first, chunk.count);
     // The first chunk always starts in context 0.
-    const int contexts = chunk.first == 0 ? 1 : kResidualContexts;
+    const int contexts = k == 0 ? 1 : kResidualContexts;
     for (int ctx = 0; ctx < contexts; ++ctx) {
-      weights.assign(symbols, 0);
-      for (std::uint32_t s = 0; s < symbols; ++s) weights[s] = chunk_weight(chunk_models, decisions, s, ctx);
+      weights.assign(last ? chunk.outcomes : 2 * chunk.outcomes, 0);
+      for (std::uint32_t s = 0; s < chunk.outcomes; ++s) {
+        int after = ctx;
+        const std::uint64_t w = chunk_weight(chunk_models, decisions, s, ctx, after);
+        if (last) {
+          weights[s] = w;
+          continue;
+        }
+        // The chance that every later decision goes the likely way (the
+        // context then stays where the chunk left it), in 15 bits.
+        std::uint64_t quiet = kOne;
+        for (std::size_t d = rest; d < out.decisions.size(); ++d) {
+          quiet = times(quiet, out.decisions[d].flag ? kProbOne - dm[d].differs : kProbOne - dm[d].nonzero[after]);
+        }
+        const auto quiet15 = static_cast<std::uint32_t>(
+            std::clamp<std::uint64_t>(quiet >> (46 - kProbBits), 1, kProbOne - 1));
+        weights[s] = times(w, quiet15);
+        weights[s + chunk.outcomes] = times(w, kProbOne - quiet15);
+      }
+      // After the first, a chunk is there because something in it or after
+      // it is not the likely outcome: all likely and nothing more cannot be.
+      if (k > 0) weights[0] = 0;
       chunk.codes[ctx].build(weights);
     }
   }
@@ -186,8 +216,16 @@ bool PrefixEncodeIo::residual(ResidualModelRef /*model*/, std::int64_t& r, int /
 }
 
 void PrefixEncodeIo::finish(BitSink& out) const {
+  const auto& chunks = type_->chunks;
+  // The last decision that did not go the likely way: chunks after its
+  // own are left out.
+  std::size_t end = 0;
+  for (std::size_t d = 0; d < outcomes_.size(); ++d) {
+    if (outcomes_[d] != 0) end = d + 1;
+  }
   int context = 0;  // the context each chunk starts in
-  for (const PrefixChunk& chunk : type_->chunks) {
+  for (std::size_t k = 0; k < chunks.size(); ++k) {
+    const PrefixChunk& chunk = chunks[k];
     std::uint32_t symbol = 0;
     std::uint32_t place = 1;
     int after = context;
@@ -197,7 +235,10 @@ void PrefixEncodeIo::finish(BitSink& out) const {
       place *= flag ? 2U : 3U;
       if (!flag) after = std::max<int>(after, outcomes_[d]);
     }
+    const bool more = end > chunk.first + chunk.count;
+    if (k + 1 < chunks.size() && more) symbol += chunk.outcomes;
     chunk.codes[context].put(out, symbol);
+    if (!more) break;
     context = after;
   }
   out.append(tail_);
@@ -207,17 +248,21 @@ bool PrefixDecodeIo::begin(const PrefixType& type) {
   type_ = &type;
   next_ = 0;
   context_ = 0;
-  outcomes_.resize(type.decisions.size());
+  outcomes_.assign(type.decisions.size(), 0);
   int context = 0;
-  for (const PrefixChunk& chunk : type.chunks) {
+  for (std::size_t k = 0; k < type.chunks.size(); ++k) {
+    const PrefixChunk& chunk = type.chunks[k];
     std::uint32_t symbol = 0;
     if (!chunk.codes[context].read(in_, symbol)) return fail("snapshot body ended early");
+    const bool more = symbol >= chunk.outcomes;  // never so for the last chunk, whose code has no such symbols
+    if (more) symbol -= chunk.outcomes;
     for (std::size_t d = chunk.first; d < chunk.first + chunk.count; ++d) {
       const std::uint32_t radix = type.decisions[d].flag ? 2 : 3;
       outcomes_[d] = static_cast<std::uint8_t>(symbol % radix);
       symbol /= radix;
       if (radix == 3) context = std::max<int>(context, outcomes_[d]);
     }
+    if (!more) break;
   }
   return true;
 }

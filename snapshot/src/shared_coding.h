@@ -9,8 +9,10 @@
 //
 // An entity's bits are: per chunk of its decisions, one symbol saying how
 // each went (a quaternion's largest component as predicted or not; a
-// residual zero, one away, or more), coded with a table picked by the
-// context the chunk starts in; then, in the order code_changed_entity
+// residual zero, one away, or more) and whether any decision after the
+// chunk went other than the likely way, coded with a table picked by the
+// context the chunk starts in; chunks stop after one that says none did;
+// then, in the order code_changed_entity
 // makes its decisions, the rest of each: a quaternion's index when not as
 // predicted (2 raw bits), a residual's sign (raw) and, when more than one
 // away, its exponent (prefix-coded, by decision and context) and lower
@@ -34,7 +36,7 @@
 namespace tickwire::snapshot::detail {
 
 // A chunk's symbol has at most this many values.
-inline constexpr std::uint32_t kMaxChunkSymbols = 4096;
+inline constexpr std::uint32_t kMaxChunkSymbols = 8192;
 
 // One decision of code_changed_entity that a chunk symbol covers.
 struct PrefixDecision {
@@ -45,6 +47,9 @@ struct PrefixDecision {
 struct PrefixChunk {
   std::size_t first = 0;  // decisions [first, first + count)
   std::size_t count = 0;
+  // The symbol's outcomes take this many values; all but the last chunk
+  // double that with "more follows".
+  std::uint32_t outcomes = 1;
   PrefixCode codes[kResidualContexts];  // by the context the chunk starts in
 };
 
@@ -68,7 +73,7 @@ class PrefixTables {
 };
 
 // The tables of a codebook and schema, built once and shared by every
-// sender and receiver holding them (a chunk code of up to 4096
+// sender and receiver holding them (a chunk code of up to 8192
 // symbols: too much to keep per client).
 std::shared_ptr<const PrefixTables> prefix_tables(const std::shared_ptr<const ModelState>& codebook,
                                                   const Schema& schema);

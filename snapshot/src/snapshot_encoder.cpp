@@ -30,6 +30,10 @@ namespace detail {
 // What coding with a codebook needs besides the range coder: the prefix
 // codes, the packet's prefix-coded bits and one entity's.
 struct SharedScratch {
+  // A type's motion choices as a key, a bit a component; kNoKey when its
+  // components do not fit one.
+  static constexpr std::uint64_t kNoKey = ~std::uint64_t{0};
+  std::vector<std::uint64_t> motion_keys;  // by type, for this packet
   std::shared_ptr<const PrefixTables> tables;
   PrefixEncodeIo io;
   BitSink entity;
@@ -66,11 +70,8 @@ void SnapshotEncoder::code_shared_entity(const EncodeInput& in, const TypeSpec& 
       key.reference = m.ref_tick.value();
       if (m.ref2 != nullptr) key.reference2 = m.ref2_tick.value();
       if (motion != nullptr) {
-        // Beyond 64 components the choice does not fit the key: code it.
-        if (type.stride() > 64) cache = nullptr;
-        for (std::size_t i = 0; cache != nullptr && i < type.stride(); ++i) {
-          if (motion[i] != 0) key.motion |= std::uint64_t{1} << i;
-        }
+        key.motion = s.motion_keys[b.type.value];
+        if (key.motion == detail::SharedScratch::kNoKey) cache = nullptr;
       }
     }
   }
@@ -165,6 +166,7 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
   detail::ReferenceCursor cursor(ref, ref2);
   if (book) {
     shared_->bits.clear();
+    shared_->motion_keys.resize(schema_.type_count());
     if (in.bits_cache != nullptr) in.bits_cache->begin(&cur, tick, shared_->tables.get());
   }
   // An item's cost: its share of both parts of the body.
@@ -225,6 +227,13 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
                                      : nullptr;
             if (chosen != nullptr && chosen->size() == stride) mask = *chosen;
             detail::code_motion_choice(io, *type, *type_models, mask);
+            if (book) {
+              std::uint64_t key = stride < 64 ? 0 : detail::SharedScratch::kNoKey;
+              for (std::size_t i = 0; i < mask.size() && stride < 64; ++i) {
+                if (mask[i] != 0) key |= std::uint64_t{1} << i;
+              }
+              shared_->motion_keys[b.type.value] = key;
+            }
           }
           motion = mask.data();
         }

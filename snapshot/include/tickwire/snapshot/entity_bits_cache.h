@@ -50,29 +50,29 @@ class EntityBitsCache {
 
   std::uint64_t hits() const { return hits_; }
   std::uint64_t misses() const { return misses_; }
-  std::size_t entries() const { return count_; }
+  std::size_t entries() const { return entries_.size(); }
   // What the cache holds on to, in bytes (for memory accounting).
   std::size_t capacity_bytes() const {
-    return slots_.capacity() * sizeof(Slot) + words_.capacity() * sizeof(std::uint64_t);
+    return heads_.capacity() * sizeof(std::uint32_t) + entries_.capacity() * sizeof(Entry) +
+           words_.capacity() * sizeof(std::uint64_t);
   }
 
  private:
-  struct Slot {
+  // Entries are chained by entity: a lookup reads the entity's head and
+  // the few entries of the baselines clients hold it at, all close by.
+  struct Entry {
     Key key;
     std::uint32_t offset = 0;  // into words_
     std::uint32_t bits = 0;
-    std::uint32_t stamp = 0;   // in use when it is the cache's stamp
+    std::uint32_t next = kNone;  // the entity's next entry
   };
-  static std::size_t hash(const Key& key);
-  void grow();
 
   const WorldState* capture_ = nullptr;
   Tick tick_{};
   const void* tables_ = nullptr;
-  std::vector<Slot> slots_;  // open addressing, a power of two long
+  std::vector<std::uint32_t> heads_;  // by entity index in the capture: its first entry
+  std::vector<Entry> entries_;
   std::vector<std::uint64_t> words_;
-  std::size_t count_ = 0;
-  std::uint32_t stamp_ = 1;
   mutable std::uint64_t hits_ = 0;
   mutable std::uint64_t misses_ = 0;
 };
