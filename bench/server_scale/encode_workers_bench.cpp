@@ -104,7 +104,7 @@ std::shared_ptr<const snapshot::ModelState> codebook() {
       for (auto& sender : senders) {
         sender->encode(history, s.ticks[t].tick(), out);
         const snapshot::WorldState* view = sender->view(s.ticks[t].tick());
-        if (view != nullptr && view->models() != nullptr) trainer.add(*view->models());
+        if (view != nullptr && view->models() != nullptr) trainer.add(*view->models(), sender->last_baseline_age());
         const std::uint32_t lag = 2 + static_cast<std::uint32_t>(&sender - senders.data()) % 4;
         if (t >= lag) sender->acknowledge(s.ticks[t - lag].tick());
       }

@@ -168,10 +168,14 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::IsMember({1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60}));
   app.add_flag("--full-bots", full_bots, "Full bots (prediction and interpolation) instead of thin ones");
-  app.add_option("--codebook", s.codebook,
-                 "Run the server and the bots with this snapshot codebook (tickwire-server --train-codebook makes one)")
-      ->type_name("FILE")
-      ->check(CLI::ExistingFile);
+  auto* codebook = app.add_option("--codebook", s.codebook,
+                                  "Run the server and the bots with this snapshot codebook instead of the arena's "
+                                  "(tickwire-server --train-codebook makes one)")
+                       ->type_name("FILE")
+                       ->check(CLI::ExistingFile);
+  app.add_flag("--adaptive-models", s.adaptive_models,
+               "Run the server and the bots with adaptive models per client instead of the arena's codebook")
+      ->excludes(codebook);
   app.add_flag("--keep-logs", o.keep_logs, "Keep the servers' and bots' logs, stats and reports");
   app.add_option("--json", o.json, "Write the machine, settings and steps as JSON to FILE")->type_name("FILE");
   CLI11_PARSE(app, argc, argv);

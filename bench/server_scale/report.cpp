@@ -28,6 +28,12 @@ const StepFigures* step_at(const std::vector<StepFigures>& steps, int bots) {
   return nullptr;
 }
 
+std::string coding_name(const StepConfig& c) {
+  if (!c.codebook.empty()) return "coded with the codebook " + c.codebook + " (the shared path)";
+  if (c.adaptive_models) return "coded with adaptive models per client (--adaptive-models)";
+  return "coded with the arena's shipped codebook (the shared path, the default)";
+}
+
 std::string cpu_text(const std::optional<int>& cpu) { return cpu ? "CPU " + std::to_string(*cpu) : "any CPU"; }
 
 }  // namespace
@@ -71,9 +77,7 @@ void print_preamble(const Machine& m, const StepConfig& c) {
       "per second of the server / of both bots processes; pkt/s = packets\n"
       "  the server received per client per second (about 60 when the bots keep up); bots late = the bots'\n"
       "  own late fraction over their whole run, for reference\n");
-  if (!c.codebook.empty()) {
-    std::printf("  snapshots coded with the codebook %s (the server ships adaptive models)\n", c.codebook.c_str());
-  }
+  std::printf("  snapshots: %s\n", coding_name(c).c_str());
   if (c.send_rate != 60) {
     std::printf(
         "  note: the targets below are set for 60 Hz snapshots; at %d Hz a client costs less per tick, so a pass\n"
@@ -208,6 +212,7 @@ bool write_json(const std::string& path, const Machine& m, const StepConfig& c, 
       << ",\"loadavg_start\":" << json_string(m.loadavg_start) << ",\"loadavg_end\":" << json_string(m.loadavg_end)
       << "},\n\"settings\":{\"tick_rate\":60,\"send_rate\":" << c.send_rate
       << ",\"codebook\":" << (c.codebook.empty() ? std::string("null") : json_string(c.codebook))
+      << ",\"coding\":" << json_string(coding_name(c))
       << ",\"nearest\":64,\"scripts\":[\"wander\",\"chase\"]"
       << ",\"bots\":" << (c.thin_bots ? "\"thin\"" : "\"full\"") << ",\"seconds\":" << number(c.seconds, 1)
       << ",\"ramp_s\":" << number(c.ramp, 1) << ",\"settle_s\":" << number(c.settle, 1)

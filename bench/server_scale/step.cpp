@@ -74,6 +74,7 @@ std::unique_ptr<Child> start_bots(const StepConfig& c, const std::string& prefix
                                    "--max-disconnects", "1000000", "--min-connected", "0"};
   if (c.thin_bots) argv.push_back("--thin");
   if (!c.codebook.empty()) argv.insert(argv.end(), {"--codebook", c.codebook});
+  if (c.adaptive_models) argv.emplace_back("--adaptive-models");
   return std::make_unique<Child>(argv, prefix + script + ".log", c.bots_cpu);
 }
 
@@ -130,6 +131,7 @@ StepFigures run_step(int bots, const StepConfig& c, const Targets& targets, cons
                                        "--log-level",
                                        "warn"};
   if (!c.codebook.empty()) server_argv.insert(server_argv.end(), {"--codebook", c.codebook});
+  if (c.adaptive_models) server_argv.emplace_back("--adaptive-models");
   Child server(server_argv, prefix + "server.log", c.server_cpu);
   const auto t0 = Clock::now();
   const auto since_start = [t0] { return std::chrono::duration<double>(Clock::now() - t0).count(); };

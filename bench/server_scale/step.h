@@ -27,9 +27,10 @@ struct StepConfig {
   // Snapshots per second to each client: the targets are set at
   // 60 (every tick); the server ships 30.
   int send_rate = 60;
-  // A snapshot codebook file given to the server and the bots; empty: none
-  // (adaptive models, as the server ships).
+  // A snapshot codebook file given to the server and the bots; empty: the
+  // one the arena ships (the shared path), unless adaptive_models.
   std::string codebook;
+  bool adaptive_models = false;  // both run with --adaptive-models
   std::string work_dir;  // logs, stats and reports of every step
 };
 

@@ -45,8 +45,9 @@ const char* to_string(ClientState state) {
 
 namespace {
 
-ClientConfig validated(ClientConfig config) {
+ClientConfig validated(ClientConfig config, const prediction::NetGame& game) {
   config.validate();
+  if (!config.snapshot_codebook && !config.adaptive_snapshot_models) config.snapshot_codebook = game.snapshot_codebook();
   return config;
 }
 
@@ -71,7 +72,7 @@ Client::Client(std::unique_ptr<transport::Transport> transport, prediction::NetG
     : transport_(std::move(transport)),
       game_(game),
       sampler_(std::move(sampler)),
-      config_(validated(std::move(config))),
+      config_(validated(std::move(config), game)),
       redundancy_(config_.input_redundancy),
       receiver_(game.schema(), receiver_config(config_)),
       interpolator_(game.schema(), config_.interpolation),

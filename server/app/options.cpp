@@ -166,15 +166,24 @@ std::variant<Options, ParseExit> parse_options(int argc, const char* const* argv
       ->capture_default_str()
       ->check(quiet(CLI::Range(std::uint32_t{0}, std::uint32_t{4096})))
       ->group(kAdvanced);
-  app.add_option("--codebook", o.codebook,
-                 "Code snapshots with this codebook's fixed models (made by --train-codebook); clients must hold "
-                 "the same file, or they are denied at connect")
-      ->type_name("FILE")
-      ->group(kAdvanced);
+  auto* codebook =
+      app.add_option("--codebook", o.codebook,
+                     "Code snapshots with this codebook (made by --train-codebook) instead of the one the game ships; "
+                     "clients must hold the same file, or they are denied at connect")
+          ->type_name("FILE")
+          ->group(kAdvanced);
+  auto* adaptive = app.add_flag("--adaptive-models", o.adaptive_models,
+                                "Code snapshots with models adapted per client instead of the game's codebook: a few "
+                                "percent fewer bytes, more CPU and memory per client; clients must do the same "
+                                "(tickwire-bots --adaptive-models)")
+                       ->excludes(codebook)
+                       ->group(kAdvanced);
   app.add_option("--train-codebook", o.train_codebook,
-                 "Train a codebook on the snapshots of this run and write it to FILE when the server stops")
+                 "Train a codebook on the snapshots of this run and write it to FILE when the server stops (the run "
+                 "codes with adaptive models: clients need --adaptive-models)")
       ->type_name("FILE")
-      ->excludes("--codebook")
+      ->excludes(codebook)
+      ->excludes(adaptive)
       ->group(kAdvanced);
   app.add_option("--max-rewind-ms", o.max_rewind_ms,
                  "Lag compensation: how far back a hitscan shot is judged (0-1000); sizes the hit history")

@@ -27,6 +27,7 @@ struct Options {
   std::uint32_t models_in_flight = 4;  // ServerConfig::snapshot_models_in_flight
   std::string codebook;                // snapshot codebook file; empty: adaptive models
   std::string train_codebook;          // file to write a codebook trained on this run to; empty: none
+  bool adaptive_models = false;        // adaptive models instead of the game's codebook
   int max_catch_up_ticks = 8;
   int max_rewind_ms = 250;                    // lag compensation's window
   std::optional<std::uint64_t> schema_hash;   // unset: the game's own

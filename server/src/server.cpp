@@ -26,6 +26,9 @@ constexpr std::size_t kMaxTimings = 4096;
 
 ServerConfig validated(ServerConfig config, const prediction::NetGame& game) {
   config.validate();
+  if (!config.snapshot_codebook && !config.adaptive_snapshot_models && !config.codebook_trainer) {
+    config.snapshot_codebook = game.snapshot_codebook();
+  }
   if (config.snapshot_codebook && !snapshot::codebook_fits(*config.snapshot_codebook, game.schema())) {
     throw std::invalid_argument("server config: the snapshot codebook was made for another schema, or is not usable");
   }
@@ -200,7 +203,9 @@ void Server::run_tick(const timesync::TickContext& ctx, Time now) {
   if (config_.codebook_trainer) {  // charged to encoding, which it follows
     for (const Slot* slot : sending_) {
       const snapshot::WorldState* view = slot->sender->view(tick_);
-      if (view != nullptr && view->models() != nullptr) config_.codebook_trainer->add(*view->models());
+      if (view != nullptr && view->models() != nullptr) {
+        config_.codebook_trainer->add(*view->models(), slot->sender->last_baseline_age());
+      }
     }
   }
   if (!bit_caches_.empty()) {

@@ -38,7 +38,7 @@ std::uint16_t mean(double sum, std::uint64_t count) {
 }
 
 constexpr std::uint8_t kMagic[4] = {'T', 'W', 'C', 'B'};
-constexpr std::uint8_t kFormatVersion = 1;
+constexpr std::uint8_t kFormatVersion = 2;
 
 void put(std::vector<std::uint8_t>& out, std::uint64_t v, int bytes) {
   for (int i = 0; i < bytes; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
@@ -69,23 +69,29 @@ bool codebook_fits(const ModelState& codebook, const Schema& schema) {
   auto usable = [](const BitModel& m) { return m.p >= 1 && m.p < kProbOne; };
   bool ok = true;
   each_fixed(codebook, [&](const BitModel& m) { ok = ok && usable(m); });
-  if (!ok || codebook.types.size() > schema.type_count()) return false;
-  for (std::size_t t = 0; t < codebook.types.size(); ++t) {
-    if (!codebook.types[t]) continue;
-    TypeModels own;
-    own.reset(schema.types()[t]);
-    if (!codebook.types[t]->same_layout(own)) return false;
-    for (const BitModel& m : codebook.types[t]->bits()) {
-      if (!usable(m)) return false;
+  if (!ok || codebook.aged_types.size() >= kAgeSets) return false;
+  for (std::size_t set = 0; set <= codebook.aged_types.size(); ++set) {
+    const auto& types = types_of_set(codebook, set);
+    if (types.size() > schema.type_count()) return false;
+    for (std::size_t t = 0; t < types.size(); ++t) {
+      if (!types[t]) continue;
+      TypeModels own;
+      own.reset(schema.types()[t]);
+      if (!types[t]->same_layout(own)) return false;
+      for (const BitModel& m : types[t]->bits()) {
+        if (!usable(m)) return false;
+      }
     }
   }
   return true;
 }
 
-CodebookTrainer::CodebookTrainer(const Schema& schema)
-    : types_(schema.types().begin(), schema.types().end()), typed_(schema.type_count()) {}
+CodebookTrainer::CodebookTrainer(const Schema& schema) : types_(schema.types().begin(), schema.types().end()) {
+  for (auto& set : typed_) set.resize(schema.type_count());
+}
 
-void CodebookTrainer::add(const ModelState& models) {
+void CodebookTrainer::add(const ModelState& models, std::uint32_t age) {
+  std::vector<Sums>& typed = typed_[age_set(age)];
   ++packets_;
   // A server training on live play calls this per snapshot: no allocation
   // once the sums exist.
@@ -95,10 +101,10 @@ void CodebookTrainer::add(const ModelState& models) {
     fixed_.p[i++] += m.p;
   });
   ++fixed_.count;
-  for (std::size_t t = 0; t < models.types.size() && t < typed_.size(); ++t) {
+  for (std::size_t t = 0; t < models.types.size() && t < typed.size(); ++t) {
     if (!models.types[t]) continue;
-    accumulate(typed_[t].p, models.types[t]->bits());
-    ++typed_[t].count;
+    accumulate(typed[t].p, models.types[t]->bits());
+    ++typed[t].count;
   }
 }
 
@@ -108,17 +114,31 @@ std::shared_ptr<const ModelState> CodebookTrainer::codebook() const {
     std::size_t i = 0;
     each_fixed(*book, [&](BitModel& m) { m.p = mean(fixed_.p[i++], fixed_.count); });
   }
-  book->types.resize(typed_.size());
-  for (std::size_t t = 0; t < typed_.size(); ++t) {
-    if (typed_[t].count == 0) continue;
-    auto table = std::make_shared<TypeModels>();
-    table->reset(types_[t]);
-    const std::span<BitModel> bits = table->bits();
-    for (std::size_t i = 0; i < bits.size() && i < typed_[t].p.size(); ++i) {
-      bits[i].p = mean(typed_[t].p[i], typed_[t].count);
+  std::array<std::vector<std::shared_ptr<const TypeModels>>, kAgeSets> sets;
+  for (std::size_t s = 0; s < kAgeSets; ++s) {
+    sets[s].resize(types_.size());
+    for (std::size_t t = 0; t < types_.size(); ++t) {
+      const Sums& sums = typed_[s][t];
+      if (sums.count == 0) continue;
+      auto table = std::make_shared<TypeModels>();
+      table->reset(types_[t]);
+      const std::span<BitModel> bits = table->bits();
+      for (std::size_t i = 0; i < bits.size() && i < sums.p.size(); ++i) bits[i].p = mean(sums.p[i], sums.count);
+      sets[s][t] = std::move(table);
     }
-    book->types[t] = std::move(table);
   }
+  // A set without packets for a type takes the nearest set's table, the
+  // younger first.
+  for (std::size_t t = 0; t < types_.size(); ++t) {
+    for (std::size_t s = 0; s < kAgeSets; ++s) {
+      for (std::size_t d = 1; !sets[s][t] && d < kAgeSets; ++d) {
+        if (s >= d && typed_[s - d][t].count > 0) sets[s][t] = sets[s - d][t];
+        else if (s + d < kAgeSets && typed_[s + d][t].count > 0) sets[s][t] = sets[s + d][t];
+      }
+    }
+  }
+  book->types = std::move(sets[0]);
+  for (std::size_t s = 1; s < kAgeSets; ++s) book->aged_types.push_back(std::move(sets[s]));
   return book;
 }
 
@@ -127,13 +147,17 @@ std::vector<std::uint8_t> write_codebook(const ModelState& codebook, const Schem
   out.push_back(kFormatVersion);
   put(out, schema.hash(), 8);
   each_fixed(codebook, [&out](const BitModel& m) { put(out, m.p, 2); });
-  put(out, schema.type_count(), 4);
-  for (std::size_t t = 0; t < schema.type_count(); ++t) {
-    const TypeModels* table = t < codebook.types.size() ? codebook.types[t].get() : nullptr;
-    out.push_back(table != nullptr ? 1 : 0);
-    if (table == nullptr) continue;
-    put(out, table->bits().size(), 4);
-    for (const BitModel& m : table->bits()) put(out, m.p, 2);
+  out.push_back(static_cast<std::uint8_t>(1 + codebook.aged_types.size()));
+  for (std::size_t set = 0; set <= codebook.aged_types.size(); ++set) {
+    const auto& types = types_of_set(codebook, set);
+    put(out, schema.type_count(), 4);
+    for (std::size_t t = 0; t < schema.type_count(); ++t) {
+      const TypeModels* table = t < types.size() ? types[t].get() : nullptr;
+      out.push_back(table != nullptr ? 1 : 0);
+      if (table == nullptr) continue;
+      put(out, table->bits().size(), 4);
+      for (const BitModel& m : table->bits()) put(out, m.p, 2);
+    }
   }
   return out;
 }
@@ -145,7 +169,9 @@ Result<std::shared_ptr<const ModelState>> read_codebook(std::span<const std::uin
   Reader r(bytes.subspan(sizeof(kMagic)));
   std::uint64_t v = 0;
   if (!r.take(v, 1)) return bad(ErrorCode::kTruncated, "ends in its header");
-  if (v != kFormatVersion) return bad(ErrorCode::kBadVersion, "format version " + std::to_string(v) + ", not 1");
+  if (v != kFormatVersion) {
+    return bad(ErrorCode::kBadVersion, "format version " + std::to_string(v) + ", not 2 (train it again)");
+  }
   if (!r.take(v, 8)) return bad(ErrorCode::kTruncated, "ends in its header");
   if (v != schema.hash()) return bad(ErrorCode::kMalformed, "made for another schema (its hash differs)");
   auto book = std::make_shared<ModelState>();
@@ -161,27 +187,38 @@ Result<std::shared_ptr<const ModelState>> read_codebook(std::span<const std::uin
     m.p = static_cast<std::uint16_t>(v);
   };
   each_fixed(*book, read_model);
-  if (!cut && !r.take(v, 4)) cut = true;
+  if (!cut && !r.take(v, 1)) cut = true;
   if (cut) return bad(ErrorCode::kTruncated, "ends in its op and spawn models");
-  if (v != schema.type_count()) {
-    return bad(ErrorCode::kMalformed,
-               std::to_string(v) + " types, the schema has " + std::to_string(schema.type_count()));
+  if (v < 1 || v > kAgeSets) {
+    return bad(ErrorCode::kMalformed, std::to_string(v) + " age sets, not 1 to " + std::to_string(kAgeSets));
   }
-  book->types.resize(schema.type_count());
-  for (std::size_t t = 0; t < schema.type_count(); ++t) {
-    if (!r.take(v, 1)) return bad(ErrorCode::kTruncated, "ends before type " + std::to_string(t));
-    if (v > 1) return bad(ErrorCode::kMalformed, "type " + std::to_string(t) + " is neither present nor absent");
-    if (v == 0) continue;
-    auto table = std::make_shared<TypeModels>();
-    table->reset(schema.types()[t]);
-    if (!r.take(v, 4)) return bad(ErrorCode::kTruncated, "ends in type " + std::to_string(t));
-    if (v != table->bits().size()) {
-      return bad(ErrorCode::kMalformed, "type " + std::to_string(t) + " has " + std::to_string(v) +
-                                            " models, its layout " + std::to_string(table->bits().size()));
+  const std::size_t set_count = v;
+  for (std::size_t set = 0; set < set_count; ++set) {
+    const std::string in_set = set_count > 1 ? " of age set " + std::to_string(set) : "";
+    if (!r.take(v, 4)) return bad(ErrorCode::kTruncated, "ends before the types" + in_set);
+    if (v != schema.type_count()) {
+      return bad(ErrorCode::kMalformed,
+                 std::to_string(v) + " types" + in_set + ", the schema has " + std::to_string(schema.type_count()));
     }
-    for (BitModel& m : table->bits()) read_model(m);
-    if (cut) return bad(ErrorCode::kTruncated, "ends in type " + std::to_string(t));
-    book->types[t] = std::move(table);
+    std::vector<std::shared_ptr<const TypeModels>>& types =
+        set == 0 ? book->types : book->aged_types.emplace_back();
+    types.resize(schema.type_count());
+    for (std::size_t t = 0; t < schema.type_count(); ++t) {
+      const std::string type = "type " + std::to_string(t) + in_set;
+      if (!r.take(v, 1)) return bad(ErrorCode::kTruncated, "ends before " + type);
+      if (v > 1) return bad(ErrorCode::kMalformed, type + " is neither present nor absent");
+      if (v == 0) continue;
+      auto table = std::make_shared<TypeModels>();
+      table->reset(schema.types()[t]);
+      if (!r.take(v, 4)) return bad(ErrorCode::kTruncated, "ends in " + type);
+      if (v != table->bits().size()) {
+        return bad(ErrorCode::kMalformed, type + " has " + std::to_string(v) + " models, its layout " +
+                                              std::to_string(table->bits().size()));
+      }
+      for (BitModel& m : table->bits()) read_model(m);
+      if (cut) return bad(ErrorCode::kTruncated, "ends in " + type);
+      types[t] = std::move(table);
+    }
   }
   if (certain) return bad(ErrorCode::kOutOfRange, "a probability of 0 or 1");
   if (r.left() != 0) return bad(ErrorCode::kMalformed, std::to_string(r.left()) + " bytes after the last type");

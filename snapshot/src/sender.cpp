@@ -346,6 +346,7 @@ void SnapshotSender::encode(const WorldState& current, const WorldHistory* histo
     in.shared_from = Tick(static_cast<Tick::Rep>(std::max<std::int64_t>(0, from)));
   }
   fit(in, budget(now), out);
+  last_baseline_age_ = baseline != nullptr ? static_cast<std::uint32_t>(now - baseline->tick()) : 0;
 
   for (const DeltaItem& item : items_) {
     switch (item.op) {

@@ -159,10 +159,23 @@ PrefixType build_type(const TypeSpec& spec, const TypeModels* trained) {
 
 PrefixTables::PrefixTables(std::shared_ptr<const ModelState> codebook, const Schema& schema)
     : codebook_(std::move(codebook)) {
-  types_.reserve(schema.type_count());
-  for (std::size_t t = 0; t < schema.type_count(); ++t) {
-    const TypeModels* trained = t < codebook_->types.size() ? codebook_->types[t].get() : nullptr;
-    types_.push_back(build_type(schema.types()[t], trained));
+  // Sets often share a table (one the trainer filled from a neighbour):
+  // its codes are built once.
+  std::vector<std::pair<const TypeModels*, std::shared_ptr<const PrefixType>>> built;
+  for (std::size_t set = 0; set < kAgeSets; ++set) {
+    const auto& types = types_of_set(*codebook_, set);
+    for (std::size_t t = 0; t < schema.type_count(); ++t) {
+      const TypeModels* trained = t < types.size() ? types[t].get() : nullptr;
+      std::shared_ptr<const PrefixType> codes;
+      for (const auto& [from, made] : built) {
+        if (trained != nullptr && from == trained) codes = made;
+      }
+      if (!codes) {
+        codes = std::make_shared<const PrefixType>(build_type(schema.types()[t], trained));
+        built.emplace_back(trained, codes);
+      }
+      sets_[set].push_back(std::move(codes));
+    }
   }
 }
 

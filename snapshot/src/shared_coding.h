@@ -24,6 +24,7 @@
 // range coder would code with, so a codebook file carries no more than
 // its models.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -64,12 +65,14 @@ struct PrefixType {
 class PrefixTables {
  public:
   PrefixTables(std::shared_ptr<const ModelState> codebook, const Schema& schema);
-  const PrefixType& type(TypeId id) const { return types_[id.value]; }
+  // The codes of a type for an entity whose baseline values are
+  // `ticks_old` ticks old (its codebook age set).
+  const PrefixType& type(TypeId id, std::int64_t ticks_old) const { return *sets_[age_set(ticks_old)][id.value]; }
   const ModelState* codebook() const { return codebook_.get(); }
 
  private:
   std::shared_ptr<const ModelState> codebook_;  // held: the tables are keyed by its address
-  std::vector<PrefixType> types_;
+  std::array<std::vector<std::shared_ptr<const PrefixType>>, kAgeSets> sets_;  // by set, by type id
 };
 
 // The tables of a codebook and schema, built once and shared by every

@@ -176,7 +176,7 @@ std::optional<DecodeFailure> SnapshotDecoder::decode_body(std::span<const std::u
           motion = mask.data();
         }
         if (book) {
-          if (!prefix_io.begin(prefix_->type(b.type)) ||
+          if (!prefix_io.begin(prefix_->type(b.type, tick - b.updated)) ||
               !detail::code_changed_entity(prefix_io, type, type_models, base->code_data(b), cursor.find(b, tick),
                                            codes, motion)) {
             return fail(bits.overran() ? DropReason::kTruncated : DropReason::kOutOfRange, prefix_io.failure);

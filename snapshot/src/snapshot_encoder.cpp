@@ -81,7 +81,7 @@ void SnapshotEncoder::code_shared_entity(const EncodeInput& in, const TypeSpec& 
       return;
     }
   }
-  s.io.begin(s.tables->type(b.type));
+  s.io.begin(s.tables->type(b.type, in.current->tick() - b.updated));
   detail::code_changed_entity(s.io, type, models, in.baseline->code_data(b), m, codes, motion);
   s.entity.clear();
   s.io.finish(s.entity);

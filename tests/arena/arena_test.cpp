@@ -9,6 +9,7 @@
 #include <random>
 
 #include "tickwire/prediction/sync_test.h"
+#include "tickwire/snapshot/codebook.h"
 
 namespace tickwire::arena {
 namespace {
@@ -266,6 +267,24 @@ TEST(ArenaNetGame, TheLeavingPlayerTakesItsProjectilesAlong) {
   game.player_left(world, prediction::PlayerId{7});
   EXPECT_TRUE(world.entities(s.projectile_type).empty());
   EXPECT_FALSE(game.avatar(world, prediction::PlayerId{7}).has_value());
+}
+
+}  // namespace
+}  // namespace tickwire::arena
+
+namespace tickwire::arena {
+namespace {
+
+// The codebook the arena ships must fit today's schema: after a schema
+// change scripts/train_codebook.sh trains it again (a stale one would
+// quietly leave every server on adaptive models).
+TEST(ArenaCodebook, TheShippedOneFitsTheSchema) {
+  const Game game;
+  const auto book = game.snapshot_codebook();
+  ASSERT_NE(book, nullptr) << "examples/arena/data/arena.twcb does not fit the arena's schema: run "
+                              "scripts/train_codebook.sh and rebuild";
+  EXPECT_TRUE(snapshot::codebook_fits(*book, schema().schema));
+  EXPECT_EQ(game.snapshot_codebook(), book);  // read once, shared
 }
 
 }  // namespace

@@ -181,12 +181,15 @@ TEST(RuntimeE2e, AKilledClientTimesOutAndItsPlayerDespawnsForTheOthers) {
 
 // The codebook workflow with the real binary: a server trains a codebook
 // on a short match and writes it when it stops; a server given that file
-// plays with clients holding it, and denies a client without it.
+// plays with clients holding it, and denies a client without it (one
+// holding the codebook the arena ships).
 TEST(RuntimeE2e, ACodebookTheServerTrainedIsPlayedWithOverUdp) {
   const std::string path = ::testing::TempDir() + "tickwire-e2e-" + std::to_string(::getpid()) + ".twcb";
   {
     E2e m(4, {"--send-rate", "60", "--train-codebook", path, "--duration", "4"});
-    for (int i = 0; i < 2; ++i) m.add();
+    client::ClientConfig adaptive;  // a training server codes with adaptive models
+    adaptive.adaptive_snapshot_models = true;
+    for (int i = 0; i < 2; ++i) m.add(adaptive);
     ASSERT_TRUE(m.pump_until([&] { return m.all_connected(); }, Duration::seconds(3)));
     m.pump_until([] { return false; }, Duration::seconds(1),
                  [&] {

@@ -189,7 +189,7 @@ class FakeTransport final : public transport::Transport {
 // ---- what the runtimes send must always decode ----
 
 inline std::uint64_t arena_fingerprint() {
-  return protocol_fingerprint(kProtocolVersion, arena::schema().schema.hash());
+  return protocol_fingerprint(kProtocolVersion, arena::Game::protocol_schema_hash());
 }
 
 inline void check_server_output(const FakeTransport::Sent& s) {

@@ -37,7 +37,8 @@ struct Played {
 };
 
 // Four clients (one thin) walking for `span` against a server with
-// `config`, each client holding `book`.
+// `config`, each client holding `book` (none: the game's, or adaptive
+// models when the server codes with them).
 Played play(std::uint64_t seed, server::ServerConfig config, std::shared_ptr<const snapshot::ModelState> book,
             Duration span) {
   config.send_rate = 60;
@@ -46,6 +47,7 @@ Played play(std::uint64_t seed, server::ServerConfig config, std::shared_ptr<con
   for (int i = 0; i < 4; ++i) {
     client::ClientConfig cc;
     cc.snapshot_codebook = book;
+    cc.adaptive_snapshot_models = !book && (config.adaptive_snapshot_models || config.codebook_trainer);
     cc.thin = i == 3;
     m.add_client(cc);
   }
@@ -79,13 +81,20 @@ TEST(CodebookSim, AServerTrainsACodebookItsClientsThenPlayWithExactly) {
   server::ServerConfig with_book;
   with_book.snapshot_codebook = book.value();
   const Played coded = play(seed, with_book, book.value(), Duration::seconds(6));
-  const Played adaptive = play(seed, server::ServerConfig{}, nullptr, Duration::seconds(6));
-  std::cout << "bytes in: " << coded.bytes_in << " with the codebook, " << adaptive.bytes_in << " adaptive\n";
+  server::ServerConfig adaptive_models;
+  adaptive_models.adaptive_snapshot_models = true;
+  const Played adaptive = play(seed, adaptive_models, nullptr, Duration::seconds(6));
+  const Played shipped = play(seed, server::ServerConfig{}, nullptr, Duration::seconds(6));
+  std::cout << "bytes in: " << coded.bytes_in << " with the codebook, " << adaptive.bytes_in << " adaptive, "
+            << shipped.bytes_in << " with the arena's shipped codebook\n";
   EXPECT_TRUE(coded.connected);
   EXPECT_GT(coded.snapshots, 1200U);
   EXPECT_EQ(coded.dropped, 0U);
   // Trained on another match of the same game: close to adaptive models.
   EXPECT_LT(static_cast<double>(coded.bytes_in), 1.15 * static_cast<double>(adaptive.bytes_in));
+  EXPECT_TRUE(shipped.connected);
+  EXPECT_EQ(shipped.dropped, 0U);
+  EXPECT_LT(static_cast<double>(shipped.bytes_in), 1.15 * static_cast<double>(adaptive.bytes_in));
 }
 
 TEST(CodebookSim, AClientWithoutTheServersCodebookIsDeniedAtConnect) {
@@ -118,7 +127,7 @@ TEST(CodebookSim, ACodebookForAnotherSchemaOrBesideATrainerIsRefused) {
   auto table = std::make_shared<snapshot::TypeModels>();
   table->reset(other.types()[0]);
   touched.types[0] = table;
-  other_trainer.add(touched);
+  other_trainer.add(touched, 2);
   server::ServerConfig config;
   config.snapshot_codebook = other_trainer.codebook();
   EXPECT_THROW(SimMatch(5103, config), std::invalid_argument);

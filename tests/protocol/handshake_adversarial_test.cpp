@@ -30,7 +30,7 @@ std::vector<std::uint8_t> hello_bytes(std::uint16_t protocol_id, std::uint8_t ve
   return w.take();
 }
 
-std::uint64_t good_fingerprint() { return protocol_fingerprint(kProtocolVersion, arena::schema().schema.hash()); }
+std::uint64_t good_fingerprint() { return protocol_fingerprint(kProtocolVersion, arena::Game::protocol_schema_hash()); }
 
 TEST(ConnectionObligations, DeniesAnotherProtocolVersionWithItsReason) {
   SimMatch m(11);

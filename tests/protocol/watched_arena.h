@@ -12,6 +12,7 @@ class WatchedArena : public prediction::NetGame {
   const snapshot::Schema& schema() const override { return inner_.schema(); }
   prediction::TypeId input_type() const override { return inner_.input_type(); }
   bool supports_tick_rate(std::uint32_t rate) const override { return inner_.supports_tick_rate(rate); }
+  std::shared_ptr<const snapshot::ModelState> snapshot_codebook() const override { return inner_.snapshot_codebook(); }
   void populate(snapshot::World& world) override { inner_.populate(world); }
   void player_joined(snapshot::World& world, prediction::PlayerId player) override {
     inner_.player_joined(world, player);

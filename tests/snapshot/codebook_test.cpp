@@ -99,7 +99,7 @@ std::shared_ptr<const ModelState> trained(std::uint32_t ticks, std::uint64_t see
   CodebookTrainer trainer(w.schema);
   play(w, sender, receiver, ticks, rng, [&trainer](const SnapshotSender& s, std::uint32_t t) {
     if (const WorldState* view = s.view(Tick(t)); view != nullptr && view->models() != nullptr) {
-      trainer.add(*view->models());
+      trainer.add(*view->models(), s.last_baseline_age());
     }
   });
   EXPECT_EQ(trainer.packets(), ticks);
@@ -198,8 +198,8 @@ TEST(CodebookTrainer, AveragesEachModelOverThePacketsThatHadIt) {
   a.types[0] = std::make_shared<TypeModels>(table);
   ModelState b;
   b.ops.same[0].p = 3000;  // its type table untouched: left out of the type's mean
-  trainer.add(a);
-  trainer.add(b);
+  trainer.add(a, 2);
+  trainer.add(b, 2);
   const auto book = trainer.codebook();
   EXPECT_EQ(book->ops.same[0].p, 2000);
   EXPECT_EQ(book->ops.same[1].p, kProbOne / 2);
@@ -211,7 +211,7 @@ TEST(CodebookTrainer, AveragesEachModelOverThePacketsThatHadIt) {
   ModelState extreme;
   extreme.ops.same[0].p = 1;
   CodebookTrainer clamped(w.schema);
-  clamped.add(extreme);
+  clamped.add(extreme, 2);
   EXPECT_EQ(clamped.codebook()->ops.same[0].p, kProbOne >> kAdaptShift);
   EXPECT_TRUE(codebook_fits(*book, w.schema));
 }
@@ -240,16 +240,21 @@ TEST(CodebookFile, RoundTripsAndRefusesEveryKindOfDamage) {
     return read_codebook(d, w.schema);
   };
   EXPECT_EQ(damaged(0, 'X').error().code, ErrorCode::kBadProtocolId);
-  EXPECT_EQ(damaged(4, 2).error().code, ErrorCode::kBadVersion);
+  EXPECT_EQ(damaged(4, 1).error().code, ErrorCode::kBadVersion);  // the format before age sets
   EXPECT_EQ(damaged(5, static_cast<std::uint8_t>(bytes[5] ^ 1U)).error().code, ErrorCode::kMalformed);  // schema hash
   // The first op model's probability (after magic, version and hash) made 0.
   std::vector<std::uint8_t> certain = bytes;
   certain[13] = 0;
   certain[14] = 0;
   EXPECT_EQ(read_codebook(certain, w.schema).error().code, ErrorCode::kOutOfRange);
-  // The fixed models are 12 ops and 3 x 64 spawn models: the type count
-  // follows them, then the walker's presence byte and its model count.
-  const std::size_t types_at = 13 + 2 * (12 + 3 * 64);
+  // The fixed models are 12 ops and 3 x 64 spawn models: the number of age
+  // sets follows them, then the first set's type count, the walker's
+  // presence byte and its model count.
+  const std::size_t sets_at = 13 + 2 * (12 + 3 * 64);
+  EXPECT_EQ(bytes[sets_at], kAgeSets);
+  EXPECT_EQ(damaged(sets_at, 0).error().code, ErrorCode::kMalformed);
+  EXPECT_EQ(damaged(sets_at, kAgeSets + 1).error().code, ErrorCode::kMalformed);
+  const std::size_t types_at = sets_at + 1;
   EXPECT_EQ(damaged(types_at, 2).error().code, ErrorCode::kMalformed);
   EXPECT_EQ(damaged(types_at + 4, 7).error().code, ErrorCode::kMalformed);
   EXPECT_EQ(damaged(types_at + 5, static_cast<std::uint8_t>(bytes[types_at + 5] + 1)).error().code,

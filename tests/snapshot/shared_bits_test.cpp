@@ -92,7 +92,7 @@ std::shared_ptr<const ModelState> trained(std::uint32_t ticks) {
     history.capture(s.world, Tick(t));
     std::vector<std::uint8_t> out;
     sender.encode(history, Tick(t), out);
-    if (const WorldState* v = sender.view(Tick(t)); v != nullptr && v->models() != nullptr) trainer.add(*v->models());
+    if (const WorldState* v = sender.view(Tick(t)); v != nullptr && v->models() != nullptr) trainer.add(*v->models(), sender.last_baseline_age());
     if (t > 3) sender.acknowledge(Tick(t - 3));
   }
   return trainer.codebook();

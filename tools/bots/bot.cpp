@@ -107,6 +107,7 @@ void Bot::join(Time now) {
   cc.logger = config_.logger;
   cc.thin = config_.thin;
   cc.snapshot_codebook = config_.codebook;
+  cc.adaptive_snapshot_models = config_.adaptive_models;
   game_ = std::make_unique<arena::Game>();
   client_ = std::make_unique<client::Client>(
       std::move(wire), *game_, [this](Tick tick, snapshot::Record& r) { sample_input(tick, r); }, cc);

@@ -22,6 +22,7 @@ Fleet::Fleet(const Options& options, std::shared_ptr<spdlog::logger> logger)
     config.sync_test_interval = Duration::micros(static_cast<std::int64_t>(options.sync_test_interval_s * 1e6));
     config.thin = options.thin;
     config.codebook = options.codebook;
+    config.adaptive_models = options.adaptive_models;
     config.logger = logger;
     bots_.push_back(std::make_unique<Bot>(std::move(config)));
   }

@@ -135,9 +135,14 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
                "Thin bots: the whole protocol (handshake, time sync, inputs, acks, decoding every snapshot) but no "
                "prediction or interpolation, so one core runs many more of them")
       ->group(client);
-  app.add_option("--codebook", o.codebook_file,
-                 "The snapshot codebook the server codes with (the file given to tickwire-server --codebook)")
-      ->type_name("FILE")
+  auto* codebook = app.add_option("--codebook", o.codebook_file,
+                                  "The snapshot codebook the server codes with (the file given to tickwire-server "
+                                  "--codebook); default: the one the arena ships")
+                       ->type_name("FILE")
+                       ->group(client);
+  app.add_flag("--adaptive-models", o.adaptive_models,
+               "Expect snapshots coded with adaptive models (a server run with --adaptive-models or --train-codebook)")
+      ->excludes(codebook)
       ->group(client);
 
   try {

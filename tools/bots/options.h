@@ -46,6 +46,7 @@ struct Options {
   // The server's snapshot codebook (tickwire-server --codebook); unset: none.
   std::string codebook_file;
   std::shared_ptr<const snapshot::ModelState> codebook;
+  bool adaptive_models = false;  // --adaptive-models
   double timeout_s = 5.0;
   double sync_test_interval_s = 2.0;
   // Evil bots by script, beside the honest ones (--evil, or every bot of

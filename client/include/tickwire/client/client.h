@@ -79,8 +79,12 @@ struct ClientConfig {
   // The server's codebook (ServerConfig::snapshot_codebook), when it codes
   // snapshots with one; its hash is part of the protocol fingerprint, so a
   // client with another codebook, or none, is denied at connect. A codebook
-  // made for another schema is refused at construction.
+  // made for another schema is refused at construction. Unset: the game's
+  // (NetGame::snapshot_codebook), unless adaptive_snapshot_models.
   std::shared_ptr<const snapshot::ModelState> snapshot_codebook;
+  // True: without snapshot_codebook, expect snapshots coded with adaptive
+  // models even when the game ships a codebook (for a server set so).
+  bool adaptive_snapshot_models = false;
   std::shared_ptr<spdlog::logger> logger;
 
   // Throws std::invalid_argument naming the first bad setting.

@@ -7,10 +7,12 @@
 // the world, the inputs and the tick (game.h).
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "tickwire/prediction/game.h"
+#include "tickwire/snapshot/body_models.h"
 #include "tickwire/snapshot/delta.h"
 #include "tickwire/snapshot/schema.h"
 #include "tickwire/snapshot/world.h"
@@ -27,6 +29,13 @@ class NetGame : public Game {
   // Whether the game runs at `tick_rate` ticks per second (a game whose
   // constants are per tick supports one rate).
   virtual bool supports_tick_rate(std::uint32_t /*tick_rate*/) const { return true; }
+  // The snapshot codebook the game ships (snapshot/codebook.h), trained on
+  // its own play. Servers and clients of the game code snapshots with it
+  // unless configured otherwise (ServerConfig and ClientConfig:
+  // snapshot_codebook, adaptive_snapshot_models), and a server then shares
+  // each entity's coded change between clients (the shared path). Null:
+  // adaptive models.
+  virtual std::shared_ptr<const snapshot::ModelState> snapshot_codebook() const { return nullptr; }
 
   // Server: puts the scenery into a fresh world, before the first tick.
   virtual void populate(snapshot::World& /*world*/) {}

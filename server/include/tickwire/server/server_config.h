@@ -46,13 +46,20 @@ struct ServerConfig {
   std::uint32_t snapshot_models_in_flight = 4;
   // A codebook (snapshot/codebook.h): every client's snapshots are coded
   // with its fixed models instead of models carried per client, so no
-  // state keeps models. Clients must hold the same one: its hash is part
-  // of the protocol fingerprint. Unset: adaptive models.
+  // state keeps models and each entity's coded change is shared by the
+  // clients whose baselines match (the shared path). Clients must hold the
+  // same one: its hash is part of the protocol fingerprint. Unset: the
+  // game's (NetGame::snapshot_codebook), unless adaptive_snapshot_models.
   std::shared_ptr<const snapshot::ModelState> snapshot_codebook;
+  // True: without snapshot_codebook, code with models adapted per client
+  // even when the game ships a codebook (a few percent fewer bytes, more
+  // CPU and memory per client). Clients must do the same.
+  bool adaptive_snapshot_models = false;
   // When set, the models every snapshot ended with are added to it, on the
   // loop's thread, to train a codebook from play (about a microsecond per
   // snapshot). Not together with snapshot_codebook, whose snapshots keep no
-  // models.
+  // models; a server training a codebook codes with adaptive models, so its
+  // clients must set adaptive_snapshot_models.
   std::shared_ptr<snapshot::CodebookTrainer> codebook_trainer;
   // A client's input may claim a tick at most this far ahead of the server.
   // A client leads by its one-way delay plus a margin: 128 ticks (2.1 s at

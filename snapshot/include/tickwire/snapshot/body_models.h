@@ -125,7 +125,27 @@ struct ModelState {
   MagnitudeModel spawn_gap;
   MagnitudeModel spawn_generation;
   std::vector<std::shared_ptr<const TypeModels>> types;  // by type id; null: never touched
+  // A codebook's type tables for entities whose baseline values are older
+  // (age sets 1 and up: age_set()): aged_types[set - 1], by type id. Empty
+  // in adaptive states, and in a codebook means `types` for every age.
+  std::vector<std::vector<std::shared_ptr<const TypeModels>>> aged_types;
 };
+
+// A codebook keeps its entity models in sets by how many ticks old the
+// values an entity's change is predicted from are: how far a residual
+// strays depends mostly on that, and it is what differs most between a
+// client on a LAN and one on a mobile link (or at another snapshot rate).
+// Sets: 1 tick, 2, 3-4, 5-8, 9-16, 17 and more.
+inline constexpr std::size_t kAgeSets = 6;
+inline std::size_t age_set(std::int64_t ticks) {
+  if (ticks <= 2) return ticks <= 1 ? 0 : 1;
+  if (ticks <= 4) return 2;
+  return ticks <= 8 ? 3 : (ticks <= 16 ? 4 : 5);
+}
+// The type tables of age set `set` (a codebook without sets: its only ones).
+inline const std::vector<std::shared_ptr<const TypeModels>>& types_of_set(const ModelState& m, std::size_t set) {
+  return set == 0 || set > m.aged_types.size() ? m.types : m.aged_types[set - 1];
+}
 
 // The working models of one packet.
 class BodyModels {

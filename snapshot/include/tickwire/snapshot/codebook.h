@@ -9,6 +9,7 @@
 // measures it ("static models trained on another run"), and
 // docs/snapshots.md discusses it.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -29,11 +30,12 @@ namespace tickwire::snapshot {
 bool codebook_fits(const ModelState& codebook, const Schema& schema);
 
 // A codebook's bytes, for a file a game ships or a server is given:
-// "TWCB", a format version (1), the schema's hash (64 bits), every op and
-// spawn model's probability (16 bits each, in a fixed order), the schema's
-// type count (32 bits), and per type a byte (1: a table follows, 0: the
-// type starts at one half) and its table: the model count (32 bits) and
-// each probability. Little-endian.
+// "TWCB", a format version (2), the schema's hash (64 bits), every op and
+// spawn model's probability (16 bits each, in a fixed order), the number
+// of age sets (a byte, 1 to kAgeSets), then per set the schema's type
+// count (32 bits), and per type a byte (1: a table follows, 0: the type
+// starts at one half) and its table: the model count (32 bits) and each
+// probability. Little-endian.
 std::vector<std::uint8_t> write_codebook(const ModelState& codebook, const Schema& schema);
 
 // Reads what write_codebook wrote, for `schema`. Every byte is checked, so
@@ -63,13 +65,15 @@ class CodebookTrainer {
   explicit CodebookTrainer(const Schema& schema);
 
   // Adds the models one packet ended with (a sender's or a receiver's state's
-  // models()).
-  void add(const ModelState& models);
+  // models()); `age` is the packet's baseline age in ticks (0: none), which
+  // picks the age set its type tables train (age_set in body_models.h).
+  void add(const ModelState& models, std::uint32_t age);
   std::uint64_t packets() const { return packets_; }
 
   // Each model's probability averaged over the packets that had it: an
-  // estimate of how often its decision went each way. Types no packet
-  // touched are left out (they start at one half).
+  // estimate of how often its decision went each way. Per age set; a set
+  // no packet trained for a type takes the nearest set's table. Types no
+  // packet touched are left out (they start at one half).
   std::shared_ptr<const ModelState> codebook() const;
 
  private:
@@ -78,8 +82,8 @@ class CodebookTrainer {
     std::uint64_t count = 0;
   };
   std::vector<TypeSpec> types_;
-  Sums fixed_;               // the op and spawn models, flattened
-  std::vector<Sums> typed_;  // by type id
+  Sums fixed_;                                     // the op and spawn models, flattened
+  std::array<std::vector<Sums>, kAgeSets> typed_;  // by age set, by type id
   std::uint64_t packets_ = 0;
 };
 

@@ -151,6 +151,9 @@ class SnapshotSender {
   // within history_ticks of the newest snapshot.
   const WorldState* view(Tick tick) const;
   const SenderStats& stats() const { return stats_; }
+  // The baseline age in ticks of the last snapshot encoded (0: a full one),
+  // for a codebook trainer (CodebookTrainer::add).
+  std::uint32_t last_baseline_age() const { return last_baseline_age_; }
   const SenderConfig& config() const { return config_; }
 
  private:
@@ -179,6 +182,7 @@ class SnapshotSender {
   std::optional<Tick> base_;
   std::vector<StateRing::Slot*> in_flight_;  // thin_models_in_flight's list, kept for its storage
   std::optional<Tick> last_tick_;
+  std::uint32_t last_baseline_age_ = 0;
   double tokens_ = 0.0;
   bool second_order_fields_ = false;  // the schema has Prediction::kAcceleration fields
   std::int64_t preferred_span_ = 0;

@@ -193,6 +193,14 @@ class Game final : public prediction::NetGame {
   snapshot::TypeId input_type() const override;
   // Its speeds and cooldowns are per tick of a 60 Hz simulation.
   bool supports_tick_rate(std::uint32_t tick_rate) const override { return tick_rate == 60; }
+  // The codebook trained on the arena's play (data/arena.twcb, made by
+  // scripts/train_codebook.sh); null if it does not fit the schema, which
+  // a test guards against.
+  std::shared_ptr<const snapshot::ModelState> snapshot_codebook() const override;
+  // The schema hash a client of the arena as it ships folds into its
+  // protocol fingerprint: the schema's, with the shipped codebook's folded
+  // in (snapshot::with_codebook). For tools that speak the protocol by hand.
+  static std::uint64_t protocol_schema_hash();
   void populate(snapshot::World& world) override;
   void player_joined(snapshot::World& world, prediction::PlayerId player) override;
   void player_left(snapshot::World& world, prediction::PlayerId player) override;
