@@ -191,9 +191,7 @@ void encode_on_workers(benchmark::State& state) {
 
 // One worker, acks spread: adaptive models per client (0), a codebook with
 // every client coding its own entities (1), and the shared path (2).
-void encode_coding(benchmark::State& state) {
-  run(state, 1, static_cast<Coding>(state.range(0)), spread);
-}
+void encode_coding(benchmark::State& state) { run(state, 1, static_cast<Coding>(state.range(0)), spread); }
 
 BENCHMARK(encode_on_workers)->Arg(1)->Arg(2)->Iterations(1500)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(encode_coding)->Arg(0)->Arg(1)->Arg(2)->Iterations(1500)->Unit(benchmark::kMillisecond)->UseRealTime();

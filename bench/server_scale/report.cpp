@@ -212,8 +212,7 @@ bool write_json(const std::string& path, const Machine& m, const StepConfig& c, 
       << ",\"loadavg_start\":" << json_string(m.loadavg_start) << ",\"loadavg_end\":" << json_string(m.loadavg_end)
       << "},\n\"settings\":{\"tick_rate\":60,\"send_rate\":" << c.send_rate
       << ",\"codebook\":" << (c.codebook.empty() ? std::string("null") : json_string(c.codebook))
-      << ",\"coding\":" << json_string(coding_name(c))
-      << ",\"nearest\":64,\"scripts\":[\"wander\",\"chase\"]"
+      << ",\"coding\":" << json_string(coding_name(c)) << ",\"nearest\":64,\"scripts\":[\"wander\",\"chase\"]"
       << ",\"bots\":" << (c.thin_bots ? "\"thin\"" : "\"full\"") << ",\"seconds\":" << number(c.seconds, 1)
       << ",\"ramp_s\":" << number(c.ramp, 1) << ",\"settle_s\":" << number(c.settle, 1)
       << ",\"server_cpu\":" << cpu(c.server_cpu) << ",\"bots_cpu\":" << cpu(c.bots_cpu) << ",\"seed\":" << c.seed

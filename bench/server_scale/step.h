@@ -31,7 +31,7 @@ struct StepConfig {
   // one the arena ships (the shared path), unless adaptive_models.
   std::string codebook;
   bool adaptive_models = false;  // both run with --adaptive-models
-  std::string work_dir;  // logs, stats and reports of every step
+  std::string work_dir;          // logs, stats and reports of every step
 };
 
 // Runs the step; `stop` set by a signal ends it early with an error. All

@@ -159,7 +159,8 @@ RunResult run_scene(Scene& scene, const RunOptions& options) {
       encode_total += micros_since(t0);
       if (options.train != nullptr) {
         const snapshot::WorldState* view = sender.view(state.tick());
-        if (view != nullptr && view->models() != nullptr) options.train->add(*view->models(), sender.last_baseline_age());
+        if (view != nullptr && view->models() != nullptr)
+          options.train->add(*view->models(), sender.last_baseline_age());
       }
       sizes.push_back(payload.size());
       down_payload += payload.size();

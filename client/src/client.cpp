@@ -47,7 +47,8 @@ namespace {
 
 ClientConfig validated(ClientConfig config, const prediction::NetGame& game) {
   config.validate();
-  if (!config.snapshot_codebook && !config.adaptive_snapshot_models) config.snapshot_codebook = game.snapshot_codebook();
+  if (!config.snapshot_codebook && !config.adaptive_snapshot_models)
+    config.snapshot_codebook = game.snapshot_codebook();
   return config;
 }
 

@@ -132,8 +132,10 @@ std::shared_ptr<const ModelState> CodebookTrainer::codebook() const {
   for (std::size_t t = 0; t < types_.size(); ++t) {
     for (std::size_t s = 0; s < kAgeSets; ++s) {
       for (std::size_t d = 1; !sets[s][t] && d < kAgeSets; ++d) {
-        if (s >= d && typed_[s - d][t].count > 0) sets[s][t] = sets[s - d][t];
-        else if (s + d < kAgeSets && typed_[s + d][t].count > 0) sets[s][t] = sets[s + d][t];
+        if (s >= d && typed_[s - d][t].count > 0)
+          sets[s][t] = sets[s - d][t];
+        else if (s + d < kAgeSets && typed_[s + d][t].count > 0)
+          sets[s][t] = sets[s + d][t];
       }
     }
   }
@@ -200,8 +202,7 @@ Result<std::shared_ptr<const ModelState>> read_codebook(std::span<const std::uin
       return bad(ErrorCode::kMalformed,
                  std::to_string(v) + " types" + in_set + ", the schema has " + std::to_string(schema.type_count()));
     }
-    std::vector<std::shared_ptr<const TypeModels>>& types =
-        set == 0 ? book->types : book->aged_types.emplace_back();
+    std::vector<std::shared_ptr<const TypeModels>>& types = set == 0 ? book->types : book->aged_types.emplace_back();
     types.resize(schema.type_count());
     for (std::size_t t = 0; t < schema.type_count(); ++t) {
       const std::string type = "type " + std::to_string(t) + in_set;
@@ -212,8 +213,8 @@ Result<std::shared_ptr<const ModelState>> read_codebook(std::span<const std::uin
       table->reset(schema.types()[t]);
       if (!r.take(v, 4)) return bad(ErrorCode::kTruncated, "ends in " + type);
       if (v != table->bits().size()) {
-        return bad(ErrorCode::kMalformed, type + " has " + std::to_string(v) + " models, its layout " +
-                                              std::to_string(table->bits().size()));
+        return bad(ErrorCode::kMalformed,
+                   type + " has " + std::to_string(v) + " models, its layout " + std::to_string(table->bits().size()));
       }
       for (BitModel& m : table->bits()) read_model(m);
       if (cut) return bad(ErrorCode::kTruncated, "ends in " + type);

@@ -86,8 +86,8 @@ struct MotionContext {
   // baseline's, they name the values a prediction is made from.
   Tick ref_tick{};
   Tick ref2_tick{};
-  std::int64_t num = 0;                 // snapshot tick - baseline's update tick
-  std::int64_t den = 0;                 // baseline's update tick - reference's
+  std::int64_t num = 0;  // snapshot tick - baseline's update tick
+  std::int64_t den = 0;  // baseline's update tick - reference's
   MotionFactors factors;
 };
 

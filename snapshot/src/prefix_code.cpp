@@ -27,7 +27,8 @@ int huffman_lengths(std::span<const std::uint64_t> w, std::vector<std::uint8_t>&
   if (n < 2) return 0;
   std::vector<std::uint32_t> leaves(n);
   std::iota(leaves.begin(), leaves.end(), 0U);
-  std::sort(leaves.begin(), leaves.end(), [&](std::uint32_t a, std::uint32_t b) { return w[a] < w[b] || (w[a] == w[b] && a < b); });
+  std::sort(leaves.begin(), leaves.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return w[a] < w[b] || (w[a] == w[b] && a < b); });
   // Two queues: the sorted leaves, and merged nodes, which are made in
   // order of weight. Node ids: leaves 0..n-1, merged nodes n.. in order.
   std::vector<std::uint64_t> merged;

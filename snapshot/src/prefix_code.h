@@ -74,6 +74,11 @@ class BitSource {
   }
   // count in [0, 32].
   std::uint32_t bits(int count) {
+    if (count <= 24 && pos_ + static_cast<std::size_t>(count) <= bytes_.size() * 8) {
+      const std::uint32_t v = peek(count);
+      pos_ += static_cast<std::size_t>(count);
+      return v;
+    }
     std::uint32_t v = 0;
     for (int i = 0; i < count; ++i) v |= static_cast<std::uint32_t>(bit()) << i;
     return v;
@@ -84,6 +89,15 @@ class BitSource {
   bool at_clean_end() const;
 
  private:
+  // The next `count` bits (at most 24) without taking them; zeros past the
+  // end.
+  std::uint32_t peek(int count) const {
+    const std::size_t byte = pos_ >> 3;
+    std::uint32_t v = 0;
+    for (std::size_t i = 0; i < 4 && byte + i < bytes_.size(); ++i) v |= std::uint32_t{bytes_[byte + i]} << (8 * i);
+    return (v >> (pos_ & 7U)) & ((1U << count) - 1U);
+  }
+
   std::span<const std::uint8_t> bytes_;
   std::size_t pos_ = 0;
   bool overran_ = false;

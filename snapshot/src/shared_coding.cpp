@@ -127,8 +127,8 @@ PrefixType build_type(const TypeSpec& spec, const TypeModels* trained) {
         for (std::size_t d = rest; d < out.decisions.size(); ++d) {
           quiet = times(quiet, out.decisions[d].flag ? kProbOne - dm[d].differs : kProbOne - dm[d].nonzero[after]);
         }
-        const auto quiet15 = static_cast<std::uint32_t>(
-            std::clamp<std::uint64_t>(quiet >> (46 - kProbBits), 1, kProbOne - 1));
+        const auto quiet15 =
+            static_cast<std::uint32_t>(std::clamp<std::uint64_t>(quiet >> (46 - kProbBits), 1, kProbOne - 1));
         weights[s] = times(w, quiet15);
         weights[s + chunk.outcomes] = times(w, kProbOne - quiet15);
       }

@@ -181,8 +181,8 @@ std::optional<DecodeFailure> SnapshotDecoder::decode_body(std::span<const std::u
                                            codes, motion)) {
             return fail(bits.overran() ? DropReason::kTruncated : DropReason::kOutOfRange, prefix_io.failure);
           }
-        } else if (!detail::code_changed_entity(io, type, type_models, base->code_data(b), cursor.find(b, tick),
-                                                codes, motion)) {
+        } else if (!detail::code_changed_entity(io, type, type_models, base->code_data(b), cursor.find(b, tick), codes,
+                                                motion)) {
           return fail(rc.overran() ? DropReason::kTruncated : DropReason::kOutOfRange, io.failure);
         }
       } else {

@@ -240,8 +240,7 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
         if (book) {
           code_shared_entity(in, *type, *type_models, b, item.current, cursor.find(b, tick), codes, motion);
         } else {
-          detail::code_changed_entity(io, *type, *type_models, base->code_data(b), cursor.find(b, tick), codes,
-                                      motion);
+          detail::code_changed_entity(io, *type, *type_models, base->code_data(b), cursor.find(b, tick), codes, motion);
         }
         break;
       }

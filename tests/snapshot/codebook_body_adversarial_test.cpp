@@ -35,7 +35,8 @@ std::shared_ptr<const ModelState> kitchen_codebook(const KitchenSink& k) {
     WorldState s;
     capture(world, Tick(t), s);
     sender.encode(s);
-    if (const WorldState* v = sender.view(Tick(t)); v != nullptr && v->models() != nullptr) trainer.add(*v->models(), sender.last_baseline_age());
+    if (const WorldState* v = sender.view(Tick(t)); v != nullptr && v->models() != nullptr)
+      trainer.add(*v->models(), sender.last_baseline_age());
     sender.acknowledge(Tick(t));
   }
   return trainer.codebook();

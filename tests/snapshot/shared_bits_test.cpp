@@ -92,7 +92,8 @@ std::shared_ptr<const ModelState> trained(std::uint32_t ticks) {
     history.capture(s.world, Tick(t));
     std::vector<std::uint8_t> out;
     sender.encode(history, Tick(t), out);
-    if (const WorldState* v = sender.view(Tick(t)); v != nullptr && v->models() != nullptr) trainer.add(*v->models(), sender.last_baseline_age());
+    if (const WorldState* v = sender.view(Tick(t)); v != nullptr && v->models() != nullptr)
+      trainer.add(*v->models(), sender.last_baseline_age());
     if (t > 3) sender.acknowledge(Tick(t - 3));
   }
   return trainer.codebook();
@@ -105,7 +106,9 @@ struct Client {
   std::vector<EntityId> relevant;
   std::deque<std::pair<std::uint32_t, Tick>> acks;  // (due, acked)
   Client(const Schema& schema, const std::shared_ptr<const ModelState>& book)
-      : shared(schema, sender_config(book)), alone(schema, sender_config(book)), receiver(schema, receiver_config(book)) {}
+      : shared(schema, sender_config(book)),
+        alone(schema, sender_config(book)),
+        receiver(schema, receiver_config(book)) {}
 };
 
 TEST(SharedBits, ClientsSharingACacheGetTheBytesEachWouldCodeAloneWithEachChangeCodedOnce) {

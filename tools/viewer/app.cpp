@@ -69,6 +69,7 @@ bool App::start() {
   conditioner_ = conditioned.get();
   client::ClientConfig config;
   config.name = options_.name;
+  config.adaptive_snapshot_models = options_.adaptive_models;
   config.logger = logging_.get("client");
   client_ = std::make_unique<client::Client>(
       std::move(conditioned), game_, [this](Tick t, snapshot::Record& r) { sample(t, r); }, config);

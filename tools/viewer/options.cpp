@@ -54,6 +54,8 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
   app.add_option("--link", o.link_preset, "Link conditioner preset at start: " + link_preset_names())
       ->capture_default_str()
       ->check(CLI::IsMember(presets));
+  app.add_flag("--adaptive-models", o.adaptive_models,
+               "Expect snapshots coded with adaptive models (a server run with --adaptive-models)");
   app.add_option("--log-level", o.log_level, "Log level of the client runtime (to stderr)")
       ->capture_default_str()
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));

@@ -26,6 +26,7 @@ struct Options {
   int frame_rate = 60;
   bool net_graph = true;
   bool link_panel = false;
+  bool adaptive_models = false;  // --adaptive-models: the server codes without the arena's codebook
   // The teaching toggles at start (client::DrawOptions).
   bool prediction = true;
   bool interpolation = true;

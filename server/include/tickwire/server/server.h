@@ -228,9 +228,9 @@ class Server {
   // updates for longer than that is ever copied into a view.
   snapshot::WorldHistory history_;
   std::vector<prediction::PlayerInput> tick_inputs_;
-  prediction::InputPacket input_scratch_;        // every input packet is read into it
-  std::vector<Slot*> sending_;                   // the clients this tick sends to, reused
-  std::unique_ptr<EncodePool> encoders_;         // with config.workers > 1
+  prediction::InputPacket input_scratch_;                     // every input packet is read into it
+  std::vector<Slot*> sending_;                                // the clients this tick sends to, reused
+  std::unique_ptr<EncodePool> encoders_;                      // with config.workers > 1
   std::function<void(std::size_t, std::size_t)> encode_job_;  // encodes sending_[i] at encode_now_ on worker w
   // With a codebook: each encoding thread's coded entity changes of the
   // tick, shared by the clients it encodes (snapshot/entity_bits_cache.h).

@@ -30,11 +30,11 @@ class EntityBitsCache {
  public:
   static constexpr std::uint32_t kNone = 0xFFFF'FFFFU;
   struct Key {
-    std::uint32_t current = 0;          // the entity's index in the capture
-    std::uint32_t baseline = 0;         // the tick of the baseline's values
-    std::uint32_t reference = kNone;    // of the reference's values; kNone: no motion reference
-    std::uint32_t reference2 = kNone;   // of the second reference's
-    std::uint64_t motion = 0;           // the motion choices of the type's components, a bit each
+    std::uint32_t current = 0;         // the entity's index in the capture
+    std::uint32_t baseline = 0;        // the tick of the baseline's values
+    std::uint32_t reference = kNone;   // of the reference's values; kNone: no motion reference
+    std::uint32_t reference2 = kNone;  // of the second reference's
+    std::uint64_t motion = 0;          // the motion choices of the type's components, a bit each
     bool operator==(const Key&) const = default;
   };
   struct Bits {

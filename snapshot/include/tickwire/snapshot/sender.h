@@ -131,8 +131,7 @@ class SnapshotSender {
   // between the senders of one world's clients: every sender given a
   // cache must encode from the same history, and a cache serves one
   // thread at a time. The bytes are the same with or without it.
-  void encode(const WorldHistory& history, Tick tick, std::vector<std::uint8_t>& out,
-              EntityBitsCache* cache = nullptr);
+  void encode(const WorldHistory& history, Tick tick, std::vector<std::uint8_t>& out, EntityBitsCache* cache = nullptr);
   std::vector<std::uint8_t> encode(const WorldState& current) {
     std::vector<std::uint8_t> out;
     encode(current, out);

@@ -190,7 +190,7 @@ class SnapshotDecoder {
   DecodeLimits limits_;
   std::shared_ptr<const ModelState> codebook_;
   std::shared_ptr<const detail::PrefixTables> prefix_;  // built from codebook_
-  std::vector<std::uint8_t> prefix_outcomes_;  // an entity's decisions, reused
+  std::vector<std::uint8_t> prefix_outcomes_;           // an entity's decisions, reused
   BodyModels models_;
   std::vector<std::vector<std::uint8_t>> masks_;  // motion choices read in this packet, per type
 };
