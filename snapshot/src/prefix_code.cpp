@@ -13,7 +13,7 @@ void BitSink::append_bytes_to(std::vector<std::uint8_t>& out) const {
 
 bool BitSource::at_clean_end() const {
   if (overran_ || (pos_ + 7) / 8 != bytes_.size()) return false;
-  return (pos_ & 7U) == 0 || (bytes_.back() >> (pos_ & 7U)) == 0;
+  return (pos_ & 7U) == 0 || (std::uint32_t{bytes_.back()} >> (pos_ & 7U)) == 0;
 }
 
 namespace {

@@ -68,7 +68,7 @@ class BitSource {
       overran_ = true;
       return false;
     }
-    const bool b = ((bytes_[byte] >> (pos_ & 7U)) & 1U) != 0;
+    const bool b = ((std::uint32_t{bytes_[byte]} >> (pos_ & 7U)) & 1U) != 0;
     ++pos_;
     return b;
   }
