@@ -173,9 +173,9 @@ std::variant<Options, ParseExit> parse_options(int argc, const char* const* argv
           ->type_name("FILE")
           ->group(kAdvanced);
   auto* adaptive = app.add_flag("--adaptive-models", o.adaptive_models,
-                                "Code snapshots with models adapted per client instead of the game's codebook: a few "
-                                "percent fewer bytes, more CPU and memory per client; clients must do the same "
-                                "(tickwire-bots --adaptive-models)")
+                                "Code snapshots with models adapted per client instead of the game's codebook: fewer "
+                                "bytes when the traffic is unlike the codebook's training, more CPU per client; "
+                                "clients must do the same (tickwire-bots --adaptive-models)")
                        ->excludes(codebook)
                        ->group(kAdvanced);
   app.add_option("--train-codebook", o.train_codebook,

@@ -52,8 +52,9 @@ struct ServerConfig {
   // game's (NetGame::snapshot_codebook), unless adaptive_snapshot_models.
   std::shared_ptr<const snapshot::ModelState> snapshot_codebook;
   // True: without snapshot_codebook, code with models adapted per client
-  // even when the game ships a codebook (a few percent fewer bytes, more
-  // CPU and memory per client). Clients must do the same.
+  // even when the game ships a codebook (fewer bytes when the traffic is
+  // unlike the codebook's training run, more CPU per client:
+  // docs/snapshots.md, "What is shared"). Clients must do the same.
   bool adaptive_snapshot_models = false;
   // When set, the models every snapshot ended with are added to it, on the
   // loop's thread, to train a codebook from play (about a microsecond per
