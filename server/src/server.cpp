@@ -79,7 +79,10 @@ Server::Server(std::unique_ptr<transport::Transport> transport, prediction::NetG
   // Tick 0 is the populated world; the first simulated tick is 1.
   time_.update(now);
   history_.capture(world_, tick_);
-  if (config_.snapshot_codebook) bit_caches_.resize(std::max<std::size_t>(1, config_.workers));
+  if (config_.snapshot_codebook) {
+    bit_caches_.resize(std::max<std::size_t>(1, config_.workers));
+    codebook_tables_ = snapshot::hold_codebook_tables(config_.snapshot_codebook, game.schema());
+  }
   if (config_.workers > 1) {
     encoders_ = std::make_unique<EncodePool>(config_.workers);
     encode_job_ = [this](std::size_t i, std::size_t worker) { encode_snapshot(*sending_[i], encode_now_, worker); };

@@ -135,7 +135,15 @@ inline bool code_value(Io& io, ResidualModelRef model, const ComponentSpec& c, s
   // Most components of a changed entity sit exactly on their prediction:
   // one decision, with none of the rest (context 0 never raises the
   // context).
-  if constexpr (Io::kRangeCoded) {
+  if constexpr (!Io::kRangeCoded) {
+    // The prefix coders hold each decision's outcome already.
+    if constexpr (Io::kDecoding) {
+      if (io.take_zero()) return store_decoded(io, c, pred, 0, value);
+    } else if (value == pred) {
+      io.zero();
+      return true;
+    }
+  } else {
     if (io.adaptive) {
       if constexpr (Io::kDecoding) {
         if (!io.rc.bit(*model.zero)) return code_value_full<Io, true>(io, model, c, pred, value, context);

@@ -115,11 +115,14 @@ bool PrefixCode::read(BitSource& in, std::uint32_t& symbol) const {
     symbol = 0;
     return true;
   }
+  // One peek instead of a bounds check a bit: bits past the end read as
+  // zero, and a code that needs them fails in skip().
+  const std::uint32_t window = in.peek(max_length_);
   std::uint32_t code = 0;
   for (int len = 1; len <= max_length_; ++len) {
-    code = (code << 1) | (in.bit() ? 1U : 0U);
-    if (in.overran()) return false;
+    code = (code << 1) | ((window >> (len - 1)) & 1U);
     if (code >= first_code_[len] && code - first_code_[len] < count_[len]) {
+      if (!in.skip(len)) return false;
       symbol = sorted_[first_index_[len] + code - first_code_[len]];
       return true;
     }

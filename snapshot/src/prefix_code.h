@@ -88,7 +88,6 @@ class BitSource {
   // anything else is bytes the sender did not write.
   bool at_clean_end() const;
 
- private:
   // The next `count` bits (at most 24) without taking them; zeros past the
   // end.
   std::uint32_t peek(int count) const {
@@ -97,7 +96,17 @@ class BitSource {
     for (std::size_t i = 0; i < 4 && byte + i < bytes_.size(); ++i) v |= std::uint32_t{bytes_[byte + i]} << (8 * i);
     return (v >> (pos_ & 7U)) & ((1U << count) - 1U);
   }
+  // Takes `count` bits peeked; false (and overran()) when fewer are left.
+  bool skip(int count) {
+    if (pos_ + static_cast<std::size_t>(count) > bytes_.size() * 8) {
+      overran_ = true;
+      return false;
+    }
+    pos_ += static_cast<std::size_t>(count);
+    return true;
+  }
 
+ private:
   std::span<const std::uint8_t> bytes_;
   std::size_t pos_ = 0;
   bool overran_ = false;

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <bit>
 #include <mutex>
+#include <stdexcept>
+
+#include "tickwire/snapshot/codebook.h"
 
 namespace tickwire::snapshot::detail {
 
@@ -269,11 +272,19 @@ bool PrefixDecodeIo::begin(const PrefixType& type) {
     if (!chunk.codes[context].read(in_, symbol)) return fail("snapshot body ended early");
     const bool more = symbol >= chunk.outcomes;  // never so for the last chunk, whose code has no such symbols
     if (more) symbol -= chunk.outcomes;
+    // Constant divisors in each branch: a division by a radix read from
+    // the table costs tens of cycles a decision.
     for (std::size_t d = chunk.first; d < chunk.first + chunk.count; ++d) {
-      const std::uint32_t radix = type.decisions[d].flag ? 2 : 3;
-      outcomes_[d] = static_cast<std::uint8_t>(symbol % radix);
-      symbol /= radix;
-      if (radix == 3) context = std::max<int>(context, outcomes_[d]);
+      if (type.decisions[d].flag) {
+        outcomes_[d] = static_cast<std::uint8_t>(symbol & 1U);
+        symbol >>= 1;
+      } else {
+        const std::uint32_t rest = symbol / 3;
+        const auto outcome = static_cast<std::uint8_t>(symbol - rest * 3);
+        outcomes_[d] = outcome;
+        symbol = rest;
+        context = std::max<int>(context, outcome);
+      }
     }
     if (!more) break;
   }
@@ -308,3 +319,15 @@ bool PrefixDecodeIo::residual(ResidualModelRef /*model*/, std::int64_t& r, int /
 }
 
 }  // namespace tickwire::snapshot::detail
+
+namespace tickwire::snapshot {
+
+std::shared_ptr<const void> hold_codebook_tables(const std::shared_ptr<const ModelState>& codebook,
+                                                 const Schema& schema) {
+  if (!codebook) throw std::invalid_argument("hold_codebook_tables: no codebook");
+  if (!codebook_fits(*codebook, schema))
+    throw std::invalid_argument("hold_codebook_tables: codebook of another schema");
+  return detail::prefix_tables(codebook, schema);
+}
+
+}  // namespace tickwire::snapshot

@@ -99,6 +99,8 @@ class PrefixEncodeIo {
     return true;
   }
   bool residual(ResidualModelRef /*model*/, std::int64_t& r, int max_exponent, std::uint64_t /*max_magnitude*/);
+  // A residual of zero, the common case, without residual()'s work.
+  void zero() { outcomes_[next_++] = 0; }
   void finish(BitSink& out) const;
 
  private:
@@ -129,6 +131,12 @@ class PrefixDecodeIo {
     return !in_.overran() || fail("snapshot body ended early");
   }
   bool residual(ResidualModelRef /*model*/, std::int64_t& r, int max_exponent, std::uint64_t max_magnitude);
+  // Takes the next decision when it is a residual of zero.
+  bool take_zero() {
+    if (outcomes_[next_] != 0) return false;
+    ++next_;
+    return true;
+  }
   bool fail(const char* why) {
     if (failure == nullptr) failure = why;
     return false;

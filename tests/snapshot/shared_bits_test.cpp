@@ -216,5 +216,19 @@ TEST(SharedBits, AnEncoderRefusesACodebookItWasNotGiven) {
   EXPECT_THROW(encoder.encode(in, {}, bytes, view), std::invalid_argument);
 }
 
+TEST(SharedBits, HeldTablesAreTheOnesEveryCoderOfTheCodebookShares) {
+  const auto book = trained(30);
+  Spinners s;
+  const auto held = hold_codebook_tables(book, s.schema);
+  ASSERT_NE(held, nullptr);
+  EXPECT_EQ(hold_codebook_tables(book, s.schema), held);  // found, not built again
+  // Another codebook (even an equal copy) has tables of its own.
+  EXPECT_NE(hold_codebook_tables(std::make_shared<ModelState>(*book), s.schema), held);
+  EXPECT_THROW(hold_codebook_tables(nullptr, s.schema), std::invalid_argument);
+  SchemaBuilder other;
+  other.entity_type("dot").add_int("x", 0, 7);
+  EXPECT_THROW(hold_codebook_tables(book, other.build()), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace tickwire::snapshot

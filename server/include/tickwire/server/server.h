@@ -235,6 +235,7 @@ class Server {
   // With a codebook: each encoding thread's coded entity changes of the
   // tick, shared by the clients it encodes (snapshot/entity_bits_cache.h).
   std::vector<snapshot::EntityBitsCache> bit_caches_;
+  std::shared_ptr<const void> codebook_tables_;  // held while the server lives
   Time encode_now_;
   std::deque<TickTiming> timings_;
   bool shutting_down_ = false;

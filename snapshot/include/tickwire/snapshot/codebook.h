@@ -60,6 +60,15 @@ inline std::uint64_t with_codebook(std::uint64_t schema_hash, const ModelState* 
   return codebook != nullptr ? schema_hash ^ codebook_hash(*codebook, schema) : schema_hash;
 }
 
+// The tables coding with `codebook` needs besides its models (the prefix
+// codes of docs/wire-format.md, "Codebook bodies"), built on the first
+// call and shared by every sender and receiver of the process while any
+// handle or coder holds them. A server holds them from its start: they
+// are a cost of the process, not of a client, and building them when the
+// first client connects would stall that tick.
+std::shared_ptr<const void> hold_codebook_tables(const std::shared_ptr<const ModelState>& codebook,
+                                                 const Schema& schema);
+
 class CodebookTrainer {
  public:
   explicit CodebookTrainer(const Schema& schema);
