@@ -45,7 +45,18 @@ void diff_listed(const Schema& schema, const WorldState& current, const WorldSta
   auto next = [&]() -> std::size_t {
     while (k < listed.size()) {
       const EntityId id = listed[k++];
-      at = static_cast<std::size_t>(std::lower_bound(cur.begin() + static_cast<std::ptrdiff_t>(at), cur.end(), id,
+      // Galloping from the last one found: the next listed entity is
+      // usually a few places on, and a binary search of the whole rest
+      // would read far-off entities for each.
+      std::size_t lo = at;
+      std::size_t hi = at;
+      for (std::size_t step = 1; hi < cur.size() && cur[hi].id < id; step *= 2) {
+        lo = hi + 1;
+        hi = at + step;
+      }
+      hi = std::min(hi, cur.size());
+      at = static_cast<std::size_t>(std::lower_bound(cur.begin() + static_cast<std::ptrdiff_t>(lo),
+                                                     cur.begin() + static_cast<std::ptrdiff_t>(hi), id,
                                                      [](const EntityState& e, EntityId v) { return e.id < v; }) -
                                     cur.begin());
       if (at < cur.size() && cur[at].id == id) return at;

@@ -208,20 +208,30 @@ float SnapshotSender::priority_of(EntityId id, TypeId type) const {
   return priority_ ? priority_(id, type) : schema_.type(type).priority;
 }
 
+// The acknowledged state whose span back from `newer` is nearest
+// `target`, ties to the longer span (its velocity estimate is less
+// noisy). Searched outward from the target span, the longer one first at
+// each distance: the first found is the one a scan of every slot would
+// pick, in a few lookups instead of a read of every slot of the ring.
 const WorldState* SnapshotSender::choose_reference(Tick newer, std::int64_t target, Tick now) const {
-  const WorldState* best = nullptr;
-  std::int64_t best_miss = 0;
-  for (const StateRing::Slot& s : views_.slots()) {
-    if (!s.tick || !s.acked || !(*s.tick < newer) || now - *s.tick >= config_.history_ticks) continue;
-    const std::int64_t span = newer - *s.tick;
-    const std::int64_t miss = span > target ? span - target : target - span;
-    // Ties go to the longer span: the velocity estimate is less noisy.
-    if (best == nullptr || miss < best_miss || (miss == best_miss && *s.tick < best->tick())) {
-      best = s.state.get();
-      best_miss = miss;
+  // No span is below 1, so below it the nearest is the shortest: the same
+  // order as a target of 1.
+  target = std::max<std::int64_t>(target, 1);
+  // Within the history and after tick 0.
+  const std::int64_t longest = std::min<std::int64_t>(
+      std::int64_t{newer.value()}, (newer - now) + static_cast<std::int64_t>(config_.history_ticks) - 1);
+  const auto acked_at = [&](std::int64_t span) -> const WorldState* {
+    if (span < 1 || span > longest) return nullptr;
+    const StateRing::Slot* s = views_.find(Tick(static_cast<Tick::Rep>(std::int64_t{newer.value()} - span)));
+    return s != nullptr && s->acked ? s->state.get() : nullptr;
+  };
+  for (std::int64_t d = 0; target + d <= longest || target - d >= 1; ++d) {
+    if (const WorldState* longer = acked_at(target + d)) return longer;
+    if (d > 0) {
+      if (const WorldState* shorter = acked_at(target - d)) return shorter;
     }
   }
-  return best;
+  return nullptr;
 }
 
 // Tries the acknowledged states at spans along a ladder and returns the

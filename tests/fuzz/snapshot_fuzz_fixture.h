@@ -8,8 +8,13 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <vector>
 
+#include "fuzz_check.h"
+#include "tickwire/snapshot/codebook.h"
+#include "tickwire/snapshot/field_codec.h"
 #include "tickwire/snapshot/receiver.h"
 #include "tickwire/snapshot/sender.h"
 #include "tickwire/snapshot/world.h"
@@ -62,11 +67,13 @@ struct Fixture {
     return b.build();
   }
 
-  Fixture()
+  // With `codebook`, both ends code with it (the bodies of
+  // docs/wire-format.md, "Codebook bodies"); without, adaptively.
+  explicit Fixture(std::shared_ptr<const ModelState> codebook = nullptr)
       : schema(make_schema(*this)),
         world(schema, WorldConfig{kMaxEntities}),
-        sender(schema, sender_config()),
-        receiver(schema, ReceiverConfig{kHistory, kMaxEntities, 1200}) {
+        sender(schema, sender_config(codebook)),
+        receiver(schema, receiver_config(codebook)) {
     for (int i = 0; i < 24; ++i) world.spawn(i % 3 == 0 ? pebble : thing);
     for (; tick < kDelivered;) {
       const auto bytes = next();
@@ -75,9 +82,28 @@ struct Fixture {
     }
   }
 
-  static SenderConfig sender_config() {
+  // A codebook trained on this fixture's own run, the same every time.
+  static std::shared_ptr<const ModelState> trained_codebook() {
+    Fixture f;
+    CodebookTrainer trainer(f.schema);
+    for (int i = 0; i < 200; ++i) {
+      (void)f.next();
+      const WorldState* view = f.sender.view(Tick(f.tick));
+      if (view != nullptr && view->models() != nullptr) trainer.add(*view->models(), f.sender.last_baseline_age());
+      if (f.tick > 2) f.sender.acknowledge(Tick(f.tick - 2));
+    }
+    return trainer.codebook();
+  }
+
+  static SenderConfig sender_config(std::shared_ptr<const ModelState> codebook) {
     SenderConfig c;
     c.history_ticks = kHistory;
+    c.codebook = std::move(codebook);
+    return c;
+  }
+  static ReceiverConfig receiver_config(std::shared_ptr<const ModelState> codebook) {
+    ReceiverConfig c{kHistory, kMaxEntities, 1200};
+    c.codebook = std::move(codebook);
     return c;
   }
 
@@ -114,5 +140,30 @@ struct Fixture {
     return sender.encode(state);
   }
 };
+
+// What a fuzz input must come to against `f`'s receiver: a counted drop,
+// or a state whose every entity and value is inside its bounds.
+inline void check_decode(const Fixture& f, const std::uint8_t* data, std::size_t size) {
+  SnapshotReceiver receiver = f.receiver;  // each input starts from the same held states
+  const auto before = receiver.stats().dropped_total();
+  const auto result = receiver.receive(std::span<const std::uint8_t>(data, size));
+  if (!result.ok()) {
+    TICKWIRE_FUZZ_CHECK(receiver.stats().dropped_total() == before + 1);
+    return;
+  }
+  const WorldState* state = receiver.state(result.value());
+  TICKWIRE_FUZZ_CHECK(state != nullptr && state->size() <= Fixture::kMaxEntities);
+  EntityId previous{0};
+  bool first = true;
+  for (const EntityState& e : state->entities()) {
+    TICKWIRE_FUZZ_CHECK(e.id.value < Fixture::kMaxEntities);
+    TICKWIRE_FUZZ_CHECK(first || previous < e.id);  // sorted, no duplicates
+    first = false;
+    previous = e.id;
+    const TypeSpec& spec = f.schema.type(e.type);
+    TICKWIRE_FUZZ_CHECK(spec.role == TypeRole::kEntity);
+    TICKWIRE_FUZZ_CHECK(codes_in_range(spec, state->codes(e, spec.stride())));
+  }
+}
 
 }  // namespace tickwire::snapshot::fuzz

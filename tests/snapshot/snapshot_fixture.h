@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "tickwire/snapshot/field_codec.h"
 #include "tickwire/snapshot/receiver.h"
 #include "tickwire/snapshot/schema.h"
 #include "tickwire/snapshot/sender.h"
@@ -166,6 +167,47 @@ inline ::testing::AssertionResult same_entities(const Schema& schema, const Worl
     }
   }
   return ::testing::AssertionSuccess();
+}
+
+// Feeds `receiver` `count` hostile inputs, half random byte strings, half
+// `delta` or `full` (real packets it can decode) with a few bits flipped,
+// which reach deeper; returns how many decoded. Whatever decodes must hold
+// only values inside their ranges and ids under `max_entities`, and every
+// input must end decoded or counted as a drop.
+inline std::uint64_t receive_damaged_packets(SnapshotReceiver& receiver, const Schema& schema,
+                                             const std::vector<std::uint8_t>& delta,
+                                             const std::vector<std::uint8_t>& full, std::uint32_t max_entities,
+                                             std::uint64_t seed, int count) {
+  std::mt19937_64 rng(seed);
+  const auto received_before = receiver.stats().received;
+  const auto settled_before = receiver.stats().decoded + receiver.stats().dropped_total();
+  std::uint64_t accepted = 0;
+  for (int i = 0; i < count; ++i) {
+    std::vector<std::uint8_t> bytes;
+    if (i % 2 == 0) {
+      bytes.resize(rng() % 64);
+      for (auto& b : bytes) b = static_cast<std::uint8_t>(rng());
+    } else {
+      bytes = (i % 4 == 1) ? delta : full;
+      const int flips = 1 + static_cast<int>(rng() % 4);
+      for (int f = 0; f < flips && !bytes.empty(); ++f) {
+        bytes[rng() % bytes.size()] ^= static_cast<std::uint8_t>(1U << (rng() % 8));
+      }
+    }
+    const auto r = receiver.receive(bytes);
+    if (!r.ok()) continue;
+    ++accepted;
+    for (const EntityState& e : receiver.state(r.value())->entities()) {
+      const TypeSpec& spec = schema.type(e.type);
+      EXPECT_TRUE(codes_in_range(spec, receiver.state(r.value())->codes(e, spec.stride())));
+      EXPECT_LT(e.id.value, max_entities);
+    }
+  }
+  EXPECT_EQ(receiver.stats().received - received_before, static_cast<std::uint64_t>(count));
+  EXPECT_EQ(receiver.stats().decoded + receiver.stats().dropped_total() - settled_before,
+            static_cast<std::uint64_t>(count));
+  std::cout << "[ info     ] " << accepted << " of " << count << " damaged inputs decoded as valid snapshots\n";
+  return accepted;
 }
 
 }  // namespace tickwire::snapshot::testing
