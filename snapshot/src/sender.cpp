@@ -214,12 +214,13 @@ float SnapshotSender::priority_of(EntityId id, TypeId type) const {
 // each distance: the first found is the one a scan of every slot would
 // pick, in a few lookups instead of a read of every slot of the ring.
 const WorldState* SnapshotSender::choose_reference(Tick newer, std::int64_t target, Tick now) const {
-  // No span is below 1, so below it the nearest is the shortest: the same
-  // order as a target of 1.
-  target = std::max<std::int64_t>(target, 1);
   // Within the history and after tick 0.
   const std::int64_t longest = std::min<std::int64_t>(
       std::int64_t{newer.value()}, (newer - now) + static_cast<std::int64_t>(config_.history_ticks) - 1);
+  if (longest < 1) return nullptr;
+  // Spans lie in [1, longest]: a target outside ranks them as its nearest
+  // end does (and the search stays as short as the history).
+  target = std::clamp<std::int64_t>(target, 1, longest);
   const auto acked_at = [&](std::int64_t span) -> const WorldState* {
     if (span < 1 || span > longest) return nullptr;
     const StateRing::Slot* s = views_.find(Tick(static_cast<Tick::Rep>(std::int64_t{newer.value()} - span)));

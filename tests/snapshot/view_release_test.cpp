@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <deque>
+#include <functional>
 #include <initializer_list>
 #include <random>
 #include <vector>
@@ -84,26 +85,37 @@ std::size_t held(const SnapshotSender& s, std::uint32_t now) {
   return n;
 }
 
+// Runs two senders over the same moving world for `ticks` ticks, acking
+// each snapshot `lag` ticks late; both must send the same bytes every
+// tick. `each` (if set) is handed every tick and the first's bytes.
+void expect_same_bytes(Movers& m, SnapshotSender& a, SnapshotSender& b, std::uint32_t ticks, std::uint32_t lag,
+                       const std::function<void(std::uint32_t, const std::vector<std::uint8_t>&)>& each = {}) {
+  WorldHistory history(2 * kHistory);
+  for (std::uint32_t t = 1; t <= ticks; ++t) {
+    m.step(t);
+    history.capture(m.world, Tick(t));
+    std::vector<std::uint8_t> out_a;
+    std::vector<std::uint8_t> out_b;
+    a.encode(history, Tick(t), out_a);
+    b.encode(history, Tick(t), out_b);
+    ASSERT_EQ(out_a, out_b) << "tick " << t;
+    if (each) each(t, out_a);
+    if (t > lag) {
+      a.acknowledge(Tick(t - lag));
+      b.acknowledge(Tick(t - lag));
+    }
+  }
+}
+
 TEST(ViewRelease, InOrderAcksChangeNoByteAndHoldOnlyTheReach) {
   Movers m;
   SnapshotSender releasing(m.schema, config(0));       // the automatic reach: 16
   SnapshotSender keeping(m.schema, config(kHistory));  // keeps every acknowledged state
-  WorldHistory history(2 * kHistory);
   std::size_t most_held = 0;
-  for (std::uint32_t t = 1; t <= 400; ++t) {
-    m.step(t);
-    history.capture(m.world, Tick(t));
-    std::vector<std::uint8_t> a;
-    std::vector<std::uint8_t> b;
-    releasing.encode(history, Tick(t), a);
-    keeping.encode(history, Tick(t), b);
-    ASSERT_EQ(a, b) << "tick " << t;
-    if (t > 2) {  // acks two snapshots late, every one
-      releasing.acknowledge(Tick(t - 2));
-      keeping.acknowledge(Tick(t - 2));
-    }
+  // Acks two snapshots late, every one.
+  expect_same_bytes(m, releasing, keeping, 400, 2, [&](std::uint32_t t, const std::vector<std::uint8_t>&) {
     if (t > 100) most_held = std::max(most_held, held(releasing, t));
-  }
+  });
   // The baseline, 16 behind it and the two in flight (and this one).
   EXPECT_LE(most_held, 1U + 16U + 3U);
   EXPECT_EQ(held(keeping, 400), kHistory);
@@ -139,6 +151,23 @@ TEST(ViewRelease, LossyLateAcksStillDecodeExactly) {
   EXPECT_GT(sender.stats().acks_ignored, 0U);
 }
 
+// A reference span longer than any state held ranks the states as the
+// longest held span does: the oldest acknowledged one within the history,
+// found as fast (the search never runs past the history).
+TEST(ReferenceChoice, ASpanBeyondTheHistoryTakesTheOldestStateHeld) {
+  Movers m;
+  SenderConfig far = config(0);
+  far.reference_span = 0xFFFF'FFFFU;
+  SenderConfig whole = config(0);
+  whole.reference_span = kHistory;
+  SnapshotSender a(m.schema, far);
+  SnapshotSender b(m.schema, whole);
+  SnapshotReceiver receiver(m.schema, receiver_config());
+  expect_same_bytes(m, a, b, 200, 3, [&](std::uint32_t t, const std::vector<std::uint8_t>& bytes) {
+    decodes_to_senders_state(receiver, a, bytes, m.schema, t);
+  });
+}
+
 SenderConfig thinning(std::uint32_t models_in_flight) {
   SenderConfig sc = config(0);
   sc.max_models_in_flight = models_in_flight;
@@ -151,20 +180,7 @@ TEST(ModelThinning, ShortFlightsAreNeverThinned) {
   Movers m;
   SnapshotSender bounded(m.schema, thinning(4));
   SnapshotSender unbounded(m.schema, thinning(0));
-  WorldHistory history(2 * kHistory);
-  for (std::uint32_t t = 1; t <= 300; ++t) {
-    m.step(t);
-    history.capture(m.world, Tick(t));
-    std::vector<std::uint8_t> a;
-    std::vector<std::uint8_t> b;
-    bounded.encode(history, Tick(t), a);
-    unbounded.encode(history, Tick(t), b);
-    ASSERT_EQ(a, b) << "tick " << t;
-    if (t > 3) {  // three in flight, the bound is four
-      bounded.acknowledge(Tick(t - 3));
-      unbounded.acknowledge(Tick(t - 3));
-    }
-  }
+  expect_same_bytes(m, bounded, unbounded, 300, 3);  // three in flight, the bound is four
   EXPECT_EQ(bounded.stats().models_thinned, 0U);
 }
 
