@@ -13,7 +13,9 @@
 // to 5 ticks behind (four baselines in use each tick, as round trips
 // spread): adaptive models per client, a codebook (trained on the scene's
 // first 120 ticks, before the timed ones) with every client coding its own
-// entities, and the shared path (the codebook plus an EntityBitsCache).
+// entities, and the shared path (the codebook, an EntityBitsCache and one
+// reference probe for every client, as the server runs it; its probes are
+// timed with the encoding).
 //
 //   bench_encode_workers [--benchmark_out=FILE --benchmark_out_format=json]
 
@@ -27,6 +29,7 @@
 #include "tickwire/arena/arena.h"
 #include "tickwire/snapshot/codebook.h"
 #include "tickwire/snapshot/entity_bits_cache.h"
+#include "tickwire/snapshot/reference_probe.h"
 #include "tickwire/snapshot/sender.h"
 #include "tickwire/snapshot/state_ring.h"
 #include "tickwire/snapshot/world.h"
@@ -126,8 +129,12 @@ void run(benchmark::State& state, std::size_t workers, Coding coding, std::uint3
     senders.push_back(std::make_unique<snapshot::SnapshotSender>(arena::schema().schema, config));
     senders.back()->set_relevancy(snapshot::Relevancy::of_ids(s.near[c]));
   }
-  // One cache per worker, as the server keeps them.
+  // One cache per worker, as the server keeps them, and one probe.
   std::vector<snapshot::EntityBitsCache> caches(coding == Coding::kShared ? workers : 0);
+  snapshot::SharedReferenceProbe probe(arena::schema().schema);
+  if (coding == Coding::kShared) {
+    for (auto& sender : senders) sender->set_shared_probe(&probe);
+  }
   // Twice the snapshot history deep, as the server keeps it.
   snapshot::WorldHistory history(2 * snapshot::SenderConfig{}.history_ticks);
   snapshot::World world(arena::schema().schema);
@@ -141,6 +148,7 @@ void run(benchmark::State& state, std::size_t workers, Coding coding, std::uint3
     history.capture(world, s.ticks[t].tick());
   };
   const auto one_tick = [&] {
+    if (coding == Coding::kShared) probe.update(history, s.ticks[t].tick());
     pool.run(kClients, job);
     for (std::size_t c = 0; c < kClients; ++c) {
       bytes += out[c].size();

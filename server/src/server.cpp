@@ -82,6 +82,7 @@ Server::Server(std::unique_ptr<transport::Transport> transport, prediction::NetG
   if (config_.snapshot_codebook) {
     bit_caches_.resize(std::max<std::size_t>(1, config_.workers));
     codebook_tables_ = snapshot::hold_codebook_tables(config_.snapshot_codebook, game.schema());
+    reference_probe_ = std::make_unique<snapshot::SharedReferenceProbe>(game.schema());
   }
   if (config_.workers > 1) {
     encoders_ = std::make_unique<EncodePool>(config_.workers);
@@ -196,6 +197,7 @@ void Server::run_tick(const timesync::TickContext& ctx, Time now) {
     slot->sender->set_relevancy(std::move(relevant));
   }
   charge(stats_.phases.relevancy_us, phase);
+  if (reference_probe_) reference_probe_->update(history_, tick_);
   if (encoders_) {
     // Each job touches only its own client's sender, channel and buffers.
     encode_now_ = now;

@@ -142,6 +142,7 @@ void Server::welcome(Slot& slot, Time now) {
   sender.max_models_in_flight = config_.snapshot_models_in_flight;
   sender.codebook = config_.snapshot_codebook;
   slot.sender = std::make_unique<snapshot::SnapshotSender>(game_.schema(), sender);
+  slot.sender->set_shared_probe(reference_probe_.get());
   prediction::InputQueueConfig queue;
   queue.max_ticks_ahead = config_.max_input_ticks_ahead;
   slot.queue = std::make_unique<prediction::InputQueue>(game_.schema(), game_.input_type(), queue);

@@ -15,13 +15,9 @@ constexpr std::size_t kMinBudget = 64;
 // little, so selection aims this far under the budget.
 constexpr double kSelectionMargin = 0.97;
 constexpr int kMaxFitPasses = 5;
-// The spans the reference search tries; the longest is how far behind the
-// baseline an automatic reference can lie, and so how many states a client
-// costs. Spans of 24 and 32 were tried too: they changed no byte of the
-// arena scenes and of cubes_idle, saved 1.5% on asteroids_simple and cost
-// 2.8% on asteroids (the estimate picked them where they coded worse), and
-// they doubled the states kept.
-constexpr std::int64_t kSpanLadder[] = {1, 2, 3, 4, 6, 8, 12, 16};
+// The longest span the reference search tries (reference_probe.cpp): how
+// far behind the baseline an automatic reference can lie, and so how many
+// states a client costs.
 constexpr std::uint32_t kLongestSpan = 16;
 // Spare storage kept beyond this is freed: a burst of releases (one ack
 // after a long silence) leaves more than the next states need.
@@ -49,8 +45,8 @@ SnapshotSender::SnapshotSender(Schema schema, SenderConfig config)
   encoder_.set_codebook(config_.codebook);
   for (const TypeSpec& t : schema_.types()) {
     for (const ComponentSpec& c : t.components) second_order_fields_ = second_order_fields_ || c.second_order;
-    motion_choice_.emplace_back(t.stride(), std::uint8_t{1});
   }
+  own_choice_.motion = motion_everywhere(schema_);
   reach_ = reach();
   spare_.reserve(kMaxSpare);
 }
@@ -170,9 +166,9 @@ void SnapshotSender::reset() {
   newest_acked_.reset();
   base_.reset();
   last_tick_.reset();
-  preferred_span_ = 0;
+  own_choice_.span = 0;
   probe_countdown_ = 0;
-  for (auto& choice : motion_choice_) std::fill(choice.begin(), choice.end(), std::uint8_t{1});
+  for (auto& choice : own_choice_.motion) std::fill(choice.begin(), choice.end(), std::uint8_t{1});
   tokens_ = 0.0;
   waiting_.clear();
 }
@@ -235,44 +231,14 @@ const WorldState* SnapshotSender::choose_reference(Tick newer, std::int64_t targ
   return nullptr;
 }
 
-// Tries the acknowledged states at spans along a ladder and returns the
-// span whose estimated residuals are smallest; 0 when there is none.
-std::int64_t SnapshotSender::probe_reference_span(const WorldState& current, const WorldState& baseline, Tick now) {
+// Tries the acknowledged states at spans along a ladder and keeps the span
+// whose estimated residuals are smallest (0 when there is none), then the
+// motion choices at that span.
+void SnapshotSender::probe_reference_span(const WorldState& current, const WorldState& baseline, Tick now) {
   constexpr std::size_t kProbeEntities = 32;
-  const WorldState* tried[std::size(kSpanLadder)] = {};
-  std::size_t tried_count = 0;
-  std::int64_t best_span = 0;
-  std::uint64_t best_bits = 0;
-  for (const std::int64_t rung : kSpanLadder) {
-    const WorldState* ref = choose_reference(baseline.tick(), rung, now);
-    if (ref == nullptr || std::find(tried, tried + tried_count, ref) != tried + tried_count) continue;
-    tried[tried_count++] = ref;
-    const std::int64_t span = baseline.tick() - ref->tick();
-    const WorldState* ref2 = second_order_fields_ ? choose_reference(ref->tick(), span, now) : nullptr;
-    EncodeInput in{&current, &baseline, ref, ref2, config_.adaptive_coding};
-    in.motion_choice = &motion_choice_;
-    const std::uint64_t bits = encoder_.estimate_residual_bits(in, items_, kProbeEntities);
-    if (best_span == 0 || bits < best_bits || (bits == best_bits && span > best_span)) {
-      best_span = span;
-      best_bits = bits;
-    }
-  }
-  if (best_span != 0 && config_.choose_motion_per_field) {
-    // Then, with that reference, motion or hold for each field.
-    const WorldState* ref = choose_reference(baseline.tick(), best_span, now);
-    const WorldState* ref2 = second_order_fields_ ? choose_reference(ref->tick(), best_span, now) : nullptr;
-    const EncodeInput in{&current, &baseline, ref, ref2, config_.adaptive_coding};
-    encoder_.estimate_residual_bits(in, items_, kProbeEntities, &costs_);
-    for (std::size_t t = 0; t < motion_choice_.size(); ++t) {
-      for (std::size_t i = 0; i < motion_choice_[t].size(); ++i) {
-        const std::uint64_t motion = costs_.motion[t][i];
-        const std::uint64_t hold = costs_.hold[t][i];
-        // Types without a sample keep their choice; ties keep motion.
-        if (motion + hold > 0) motion_choice_[t][i] = motion <= hold ? 1 : 0;
-      }
-    }
-  }
-  return best_span;
+  detail::probe_reference(
+      encoder_, current, baseline, items_, kProbeEntities, second_order_fields_, config_.choose_motion_per_field,
+      [this, now](Tick from, std::int64_t span) { return choose_reference(from, span, now); }, own_choice_, costs_);
 }
 
 std::size_t SnapshotSender::budget(Tick now) {
@@ -324,16 +290,22 @@ void SnapshotSender::encode(const WorldState& current, const WorldHistory* histo
 
   const WorldState* reference = nullptr;
   const WorldState* reference2 = nullptr;
+  const std::vector<std::vector<std::uint8_t>>* motion = &own_choice_.motion;
   if (baseline != nullptr && config_.motion_prediction) {
     std::int64_t target = config_.reference_span;
     if (target == 0 && !config_.adaptive_reference_span) target = std::max<std::int64_t>(1, now - baseline->tick());
-    if (target == 0) {
-      if (preferred_span_ == 0 || probe_countdown_ == 0) {
-        preferred_span_ = probe_reference_span(current, *baseline, now);
+    const ReferenceChoice* shared =
+        target == 0 && shared_probe_ != nullptr ? shared_probe_->choice(now - baseline->tick()) : nullptr;
+    if (shared != nullptr) {
+      target = shared->span;
+      if (config_.choose_motion_per_field) motion = &shared->motion;
+    } else if (target == 0) {
+      if (own_choice_.span == 0 || probe_countdown_ == 0) {
+        probe_reference_span(current, *baseline, now);
         probe_countdown_ = config_.reference_probe_interval;
       }
       --probe_countdown_;
-      target = preferred_span_;
+      target = own_choice_.span;
     }
     reference = choose_reference(baseline->tick(), target, now);
     if (reference != nullptr && second_order_fields_) {
@@ -347,7 +319,7 @@ void SnapshotSender::encode(const WorldState& current, const WorldHistory* histo
   in.models_from = models_from;
   in.codebook = config_.codebook.get();
   in.bits_cache = cache;
-  in.motion_choice = &motion_choice_;
+  in.motion_choice = motion;
   if (history != nullptr && history->depth() > config_.history_ticks && history->shared().holds(current)) {
     // The view is read while within history_ticks of its tick; values
     // from a capture the history overwrites before then are copied.

@@ -35,6 +35,7 @@
 #include "tickwire/prediction/net_game.h"
 #include "tickwire/server/server_config.h"
 #include "tickwire/snapshot/entity_bits_cache.h"
+#include "tickwire/snapshot/reference_probe.h"
 #include "tickwire/snapshot/state_ring.h"
 #include "tickwire/snapshot/world.h"
 #include "tickwire/snapshot/world_state.h"
@@ -235,6 +236,10 @@ class Server {
   // With a codebook: each encoding thread's coded entity changes of the
   // tick, shared by the clients it encodes (snapshot/entity_bits_cache.h).
   std::vector<snapshot::EntityBitsCache> bit_caches_;
+  // With a codebook: the reference span and motion choices, probed once
+  // for every client (snapshot/reference_probe.h), so that clients with
+  // the same baseline choose alike and share each other's coded changes.
+  std::unique_ptr<snapshot::SharedReferenceProbe> reference_probe_;
   std::shared_ptr<const void> codebook_tables_;  // held while the server lives
   Time encode_now_;
   std::deque<TickTiming> timings_;

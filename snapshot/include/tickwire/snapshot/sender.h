@@ -32,6 +32,7 @@
 
 #include "tickwire/core/tick.h"
 #include "tickwire/snapshot/delta.h"
+#include "tickwire/snapshot/reference_probe.h"
 #include "tickwire/snapshot/snapshot_codec.h"
 #include "tickwire/snapshot/state_ring.h"
 
@@ -109,6 +110,12 @@ class SnapshotSender {
   void set_relevancy(Relevancy relevant) { relevancy_ = std::move(relevant); }
   // Priority per entity; unset means the type's registered priority.
   void set_priority(std::function<float(EntityId, TypeId)> priority) { priority_ = std::move(priority); }
+  // With an automatic reference span (reference_span 0 and
+  // adaptive_reference_span), take the span and the motion choices from
+  // `probe` (probed once for every client of the world) instead of probing
+  // this client's own entities, whenever it has a choice for the packet's
+  // baseline age. The probe must outlive the sender; null: probe alone.
+  void set_shared_probe(const SharedReferenceProbe* probe) { shared_probe_ = probe; }
 
   // The client decoded snapshot `tick` (it says so in its input packets).
   // A tick this sender never sent, or no longer holds, is ignored.
@@ -154,10 +161,12 @@ class SnapshotSender {
   // for a codebook trainer (CodebookTrainer::add).
   std::uint32_t last_baseline_age() const { return last_baseline_age_; }
   const SenderConfig& config() const { return config_; }
+  // What this sender's own probe chose last (for tests and diagnostics).
+  const ReferenceChoice& own_reference_choice() const { return own_choice_; }
 
  private:
   const WorldState* choose_reference(Tick newer, std::int64_t target, Tick now) const;
-  std::int64_t probe_reference_span(const WorldState& current, const WorldState& baseline, Tick now);
+  void probe_reference_span(const WorldState& current, const WorldState& baseline, Tick now);
   std::size_t budget(Tick now);
   float priority_of(EntityId id, TypeId type) const;
   void encode(const WorldState& current, const WorldHistory* history, std::vector<std::uint8_t>& out,
@@ -184,8 +193,8 @@ class SnapshotSender {
   std::uint32_t last_baseline_age_ = 0;
   double tokens_ = 0.0;
   bool second_order_fields_ = false;  // the schema has Prediction::kAcceleration fields
-  std::int64_t preferred_span_ = 0;
-  std::vector<std::vector<std::uint8_t>> motion_choice_;  // per type and component, as EncodeInput
+  ReferenceChoice own_choice_;        // of this sender's probe; motion per type and component, as EncodeInput
+  const SharedReferenceProbe* shared_probe_ = nullptr;
   PredictionCosts costs_;
   std::uint32_t probe_countdown_ = 0;
   // The spawns this client waits for, in id order, each with the tick it

@@ -1,0 +1,198 @@
+// The reference probe shared by every client of a world: it chooses what a
+// client's own probe would, given the same states; senders given it use
+// its choice and code the bytes a shared cache reproduces; it probes each
+// age set once an interval, spread over the interval, and only once the
+// history holds what it needs.
+
+#include "tickwire/snapshot/reference_probe.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include "circle_movers.h"
+#include "tickwire/snapshot/codebook.h"
+#include "tickwire/snapshot/entity_bits_cache.h"
+#include "tickwire/snapshot/receiver.h"
+#include "tickwire/snapshot/sender.h"
+#include "tickwire/snapshot/state_ring.h"
+
+namespace tickwire::snapshot {
+namespace {
+
+constexpr std::uint32_t kHistory = 64;
+
+SenderConfig sender_config(std::shared_ptr<const ModelState> codebook = nullptr) {
+  SenderConfig c;
+  c.history_ticks = kHistory;
+  c.codebook = std::move(codebook);
+  return c;
+}
+
+TEST(ReferenceProbe, ChoosesWhatAClientSeeingAndAcknowledgingEverythingWouldChoose) {
+  testing::CircleMovers m;
+  WorldHistory history(2 * kHistory);
+  SnapshotSender sender(m.schema, sender_config());
+  // The sender probes at its first packet with a reference (tick 3) and
+  // every 64 packets after: tick 67 is a probe with the whole ladder held.
+  for (std::uint32_t t = 0; t <= 67; ++t) {
+    if (t > 0) m.step(t);
+    history.capture(m.world, Tick(t));
+    std::vector<std::uint8_t> out;
+    sender.encode(history, Tick(t), out);
+    sender.acknowledge(Tick(t));
+  }
+  SharedReferenceProbe probe(m.schema, 64, 32);  // the sender's sample
+  probe.update(history, Tick(67));
+  const ReferenceChoice* shared = probe.choice(1);
+  ASSERT_NE(shared, nullptr);
+  const ReferenceChoice& own = sender.own_reference_choice();
+  EXPECT_GT(own.span, 0);
+  EXPECT_EQ(shared->span, own.span);
+  EXPECT_EQ(shared->motion, own.motion);
+}
+
+TEST(ReferenceProbe, HasNoChoiceUntilTheHistoryHoldsABaselineAndAReference) {
+  testing::CircleMovers m;
+  WorldHistory history(2 * kHistory);
+  SharedReferenceProbe probe(m.schema);
+  history.capture(m.world, Tick(0));
+  probe.update(history, Tick(0));
+  probe.update(history, Tick(5));  // not captured: nothing to do
+  EXPECT_EQ(probe.choice(1), nullptr);
+  m.step(1);
+  history.capture(m.world, Tick(1));
+  probe.update(history, Tick(1));  // a baseline (0) but nothing before it
+  EXPECT_EQ(probe.choice(1), nullptr);
+  EXPECT_EQ(probe.probes(), 0U);
+  m.step(2);
+  history.capture(m.world, Tick(2));
+  probe.update(history, Tick(2));
+  ASSERT_NE(probe.choice(1), nullptr);
+  EXPECT_EQ(probe.choice(1)->span, 1);
+  EXPECT_EQ(probe.choice(2), nullptr);  // its baseline (0) has nothing before it
+  EXPECT_EQ(probe.choice(40), nullptr);
+  EXPECT_THROW(SharedReferenceProbe(m.schema, 0), std::invalid_argument);
+  EXPECT_THROW(SharedReferenceProbe(m.schema, 64, 0), std::invalid_argument);
+}
+
+TEST(ReferenceProbe, ProbesEachAgeSetOnceAnIntervalAndNoTwoOnOneTick) {
+  testing::CircleMovers m;
+  WorldHistory history(2 * kHistory);
+  SharedReferenceProbe probe(m.schema, 64);
+  std::uint64_t before = 0;
+  std::uint32_t first_full = 0;
+  for (std::uint32_t t = 0; t <= 300; ++t) {
+    if (t > 0) m.step(t);
+    history.capture(m.world, Tick(t));
+    probe.update(history, Tick(t));
+    const std::uint64_t now = probe.probes();
+    bool all = true;
+    for (std::size_t set = 0; set < kAgeSets; ++set) all = all && probe.choice(SharedReferenceProbe::typical_age(set));
+    if (all && first_full == 0) first_full = t;
+    if (first_full != 0 && t > first_full) {
+      EXPECT_LE(now - before, 1U) << "tick " << t;
+    }
+    before = now;
+  }
+  ASSERT_GT(first_full, 0U);
+  // After every set has its first choice, one probe per set per interval.
+  const double intervals = static_cast<double>(300 - first_full) / 64.0;
+  const double per_set = static_cast<double>(probe.probes() - kAgeSets) / static_cast<double>(kAgeSets);
+  EXPECT_NEAR(per_set, intervals, 1.0);
+}
+
+// Codebook senders given the shared probe take its choice instead of
+// probing (their own choice stays empty), clients sharing a cache get the
+// bytes each would have coded alone, a client that sees and acks as
+// another codes nothing new, and every packet decodes to what the sender
+// recorded.
+TEST(ReferenceProbe, SendersGivenTheProbeUseItsChoiceAndShareTheirCodedChanges) {
+  testing::CircleMovers m({.count = 40});
+  WorldHistory history(2 * kHistory);
+  CodebookTrainer trainer(m.schema);
+  {
+    testing::CircleMovers warm({.count = 40, .speed = 1.3F});
+    SnapshotSender trainer_sender(warm.schema, sender_config());
+    WorldHistory h(2 * kHistory);
+    for (std::uint32_t t = 1; t <= 200; ++t) {
+      warm.step(t);
+      h.capture(warm.world, Tick(t));
+      std::vector<std::uint8_t> out;
+      trainer_sender.encode(h, Tick(t), out);
+      if (const WorldState* v = trainer_sender.view(Tick(t)); v != nullptr && v->models() != nullptr)
+        trainer.add(*v->models(), trainer_sender.last_baseline_age());
+      if (t > 2) trainer_sender.acknowledge(Tick(t - 2));
+    }
+  }
+  const auto book = trainer.codebook();
+  SharedReferenceProbe probe(m.schema);
+  struct Client {
+    SnapshotSender shared;
+    SnapshotSender alone;
+    SnapshotReceiver receiver;
+    std::vector<EntityId> relevant;
+    Client(const Schema& schema, const std::shared_ptr<const ModelState>& book, const ReceiverConfig& rc)
+        : shared(schema, sender_config(book)), alone(schema, sender_config(book)), receiver(schema, rc) {}
+  };
+  ReceiverConfig rc;
+  rc.history_ticks = kHistory;
+  rc.codebook = book;
+  std::vector<std::unique_ptr<Client>> clients;
+  for (int c = 0; c < 4; ++c) {
+    clients.push_back(std::make_unique<Client>(m.schema, book, rc));
+    clients.back()->shared.set_shared_probe(&probe);
+    clients.back()->alone.set_shared_probe(&probe);
+  }
+  EntityBitsCache cache;
+  // Clients join once the history reaches back far enough for every age
+  // set: from then on the probe always has a choice.
+  constexpr std::uint32_t kJoin = 60;
+  for (std::uint32_t t = 1; t <= 300; ++t) {
+    m.step(t, true);
+    history.capture(m.world, Tick(t));
+    probe.update(history, Tick(t));
+    if (t < kJoin) continue;
+    for (std::size_t c = 0; c < clients.size(); ++c) {
+      Client& cl = *clients[c];
+      // Clients 0 and 1 see one part of the world, 2 and 3 another.
+      cl.relevant.clear();
+      for (std::size_t i = 0; i < m.ids.size(); ++i) {
+        if ((i + c / 2 + t / 30) % 4 != 0) cl.relevant.push_back(m.ids[i]);
+      }
+      std::sort(cl.relevant.begin(), cl.relevant.end());
+      cl.shared.set_relevancy(Relevancy::of_ids(cl.relevant));
+      cl.alone.set_relevancy(Relevancy::of_ids(cl.relevant));
+      std::vector<std::uint8_t> with_cache;
+      std::vector<std::uint8_t> without;
+      const std::uint64_t misses = cache.misses();
+      cl.shared.encode(history, Tick(t), with_cache, &cache);
+      if (c % 2 == 1) {  // sees and acks as the client before it
+        EXPECT_EQ(cache.misses(), misses) << "client " << c << ", tick " << t;
+      }
+      cl.alone.encode(history, Tick(t), without);
+      ASSERT_EQ(with_cache, without) << "client " << c << ", tick " << t;
+      auto got = cl.receiver.receive(with_cache);
+      ASSERT_TRUE(got.ok()) << "client " << c << ", tick " << t;
+      const WorldState* ours = cl.shared.view(got.value());
+      ASSERT_TRUE(ours != nullptr && cl.receiver.state(got.value())->same_content(*ours, m.schema))
+          << "client " << c << ", tick " << t;
+      // Clients 0 and 1 ack a tick late, 2 and 3 three ticks.
+      const std::uint32_t late = 1 + 2 * static_cast<std::uint32_t>(c / 2);
+      if (t >= kJoin + late) {
+        cl.shared.acknowledge(Tick(static_cast<Tick::Rep>(t - late)));
+        cl.alone.acknowledge(Tick(static_cast<Tick::Rep>(t - late)));
+      }
+    }
+  }
+  for (const auto& cl : clients) EXPECT_EQ(cl->shared.own_reference_choice().span, 0);
+  EXPECT_GT(probe.probes(), 0U);
+  EXPECT_GT(cache.hits(), 0U);
+}
+
+}  // namespace
+}  // namespace tickwire::snapshot
