@@ -86,16 +86,32 @@ std::uint32_t SnapshotSender::reach() const {
 // models, whose acks may still come (acks overtake each other): one of
 // them would be a newer start.
 void SnapshotSender::release_views_behind(Tick newest) {
-  for (StateRing::Slot& s : views_.slots()) {
-    if (!s.tick || !(*s.tick < newest) || (base_ && *s.tick == *base_)) continue;
-    if (!s.acked && !s.models_dropped && (!base_ || *s.tick > *base_) && s.state->models() != nullptr) continue;
-    if (s.acked && newest - *s.tick <= static_cast<std::int64_t>(reach_)) {
-      // The mark first: this runs on every new ack, over every reference
-      // kept, and each state is a cache miss away.
-      if (!s.models_dropped) {
-        s.state->set_models(nullptr);
-        s.models_dropped = true;
+  // Read only the ticks a state may still be held at: from the oldest the
+  // last call kept (every older slot is empty) to `newest`. On a steady
+  // round trip that is the references within reach, not the whole ring.
+  std::int64_t from = std::max<std::int64_t>(0, std::int64_t{newest.value()} - config_.history_ticks + 1);
+  if (oldest_held_) from = std::max<std::int64_t>(from, oldest_held_->value());
+  std::optional<Tick> oldest;
+  for (std::int64_t t = from; t < std::int64_t{newest.value()}; ++t) {
+    StateRing::Slot* slot = views_.find(Tick(static_cast<Tick::Rep>(t)));
+    if (slot == nullptr) continue;
+    StateRing::Slot& s = *slot;
+    const bool keep = [&] {
+      if (base_ && *s.tick == *base_) return true;
+      if (!s.acked && !s.models_dropped && (!base_ || *s.tick > *base_) && s.state->models() != nullptr) return true;
+      if (s.acked && newest - *s.tick <= static_cast<std::int64_t>(reach_)) {
+        // The mark first: this runs on every new ack, over every reference
+        // kept, and each state is a cache miss away.
+        if (!s.models_dropped) {
+          s.state->set_models(nullptr);
+          s.models_dropped = true;
+        }
+        return true;
       }
+      return false;
+    }();
+    if (keep) {
+      if (!oldest) oldest = *s.tick;
       continue;
     }
     ++stats_.views_released;
@@ -105,6 +121,7 @@ void SnapshotSender::release_views_behind(Tick newest) {
       spare_.push_back(std::move(held));
     }
   }
+  oldest_held_ = oldest ? *oldest : newest;
 }
 
 // scratch_ holds what the last claimed slot held before: when that was a
@@ -163,6 +180,7 @@ std::size_t SnapshotSender::states_with_models() const {
 
 void SnapshotSender::reset() {
   views_.clear();
+  oldest_held_.reset();
   newest_acked_.reset();
   base_.reset();
   last_tick_.reset();

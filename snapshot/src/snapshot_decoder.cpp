@@ -229,7 +229,7 @@ std::optional<DecodeFailure> SnapshotDecoder::decode_body(std::span<const std::u
       return fail(DropReason::kOutOfRange, io.failure);
     }
   }
-  if (count > 0) out.sort_by_id();
+  if (count > 0) out.merge_appended(kept);
   if (rc.overran()) return fail(DropReason::kTruncated, "snapshot body ended early");
   if (!rc.at_end()) {
     return fail(DropReason::kMalformed,

@@ -250,6 +250,7 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
     if (item_bits != nullptr) (*item_bits)[k] = static_cast<std::uint32_t>(cost_bits() - before);
   }
 
+  const std::size_t kept = view.size();  // in id order; spawns follow, in id order too
   if (has_body) {
     std::uint32_t count = 0;
     for (const DeltaItem& item : items) count += (item.op == EntityOp::kSpawned && item.send) ? 1U : 0U;
@@ -290,7 +291,7 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
     }
     bytes.insert(bytes.end(), body_.begin(), body_.end());
   }
-  if (any_spawn) view.sort_by_id();
+  if (any_spawn) view.merge_appended(kept);
   if (in.adaptive && !book) {
     // A packet without a body leaves the models as its baseline had them.
     view.set_models(has_body ? models_.publish() : (base != nullptr ? base->shared_models() : nullptr));

@@ -1,5 +1,6 @@
 #include "tickwire/snapshot/world_state.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "tickwire/snapshot/field_codec.h"
@@ -17,6 +18,27 @@ bool WorldState::same_content(const WorldState& other, const Schema& schema) con
     if (!std::equal(code_data(a), code_data(a) + stride, other.code_data(b))) return false;
   }
   return true;
+}
+
+void WorldState::merge_appended(std::size_t sorted) {
+  const std::size_t n = entities_.size();
+  if (sorted >= n || sorted == 0) return;
+  // A snapshot spawns a few entities at a time; more go the general way.
+  constexpr std::size_t kInline = 16;
+  const std::size_t appended = n - sorted;
+  if (appended > kInline) {
+    sort_by_id();
+    return;
+  }
+  EntityState tail[kInline];
+  std::copy(entities_.begin() + static_cast<std::ptrdiff_t>(sorted), entities_.end(), tail);
+  std::size_t write = n;
+  std::size_t kept = sorted;  // entities_[0, kept) not yet moved
+  for (std::size_t j = appended; j > 0; --j) {
+    const EntityState& e = tail[j - 1];
+    while (kept > 0 && e.id < entities_[kept - 1].id) entities_[--write] = entities_[--kept];
+    entities_[--write] = e;
+  }
 }
 
 void capture(const World& world, Tick tick, WorldState& out) {

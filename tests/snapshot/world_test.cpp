@@ -2,11 +2,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numbers>
+#include <numeric>
+#include <random>
 #include <stdexcept>
 #include <vector>
 
 #include "snapshot_fixture.h"
+#include "test_seed.h"
+#include "tickwire/snapshot/world_state.h"
 
 namespace tickwire::snapshot {
 namespace {
@@ -153,6 +158,45 @@ TEST(World, StepDifferenceCountsQuantizationSteps) {
   EXPECT_EQ(a.step_difference(b, id), 2U);
   World other(k.schema);
   EXPECT_FALSE(a.step_difference(other, id).has_value());
+}
+
+}  // namespace
+}  // namespace tickwire::snapshot
+
+namespace tickwire::snapshot {
+namespace {
+
+// A state's kept entities in id order, then a few appended in id order (a
+// snapshot's spawns): the merge leaves what a sort would, codes attached.
+TEST(WorldStateOrder, MergingAppendedEntitiesLeavesWhatASortWould) {
+  const std::uint64_t seed = testing::test_seed("WorldStateOrder.Merging");
+  std::mt19937_64 rng(seed);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<std::uint32_t> ids(40);
+    std::iota(ids.begin(), ids.end(), 0U);
+    std::shuffle(ids.begin(), ids.end(), rng);
+    const std::size_t total = 1 + rng() % ids.size();
+    // Up to 20 appended: beyond 16 the merge sorts instead.
+    const std::size_t appended = std::min<std::size_t>(total, rng() % 21);
+    std::vector<std::uint32_t> kept(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(total - appended));
+    std::vector<std::uint32_t> added(ids.begin() + static_cast<std::ptrdiff_t>(total - appended),
+                                     ids.begin() + static_cast<std::ptrdiff_t>(total));
+    std::sort(kept.begin(), kept.end());
+    std::sort(added.begin(), added.end());
+    WorldState merged;
+    for (const auto& run : {kept, added}) {
+      for (std::uint32_t id : run) *merged.append(EntityState{EntityId{id}, TypeId{0}, 1, Tick(id), 0}, 1) = id * 7;
+    }
+    WorldState sorted = merged;
+    merged.merge_appended(kept.size());
+    sorted.sort_by_id();
+    ASSERT_EQ(merged.size(), total);
+    for (std::size_t i = 0; i < total; ++i) {
+      const EntityState& e = merged.entities()[i];
+      ASSERT_EQ(e.id, sorted.entities()[i].id) << "round " << round << ", seed " << seed;
+      ASSERT_EQ(merged.codes(e, 1)[0], e.id.value * 7) << "round " << round << ", seed " << seed;
+    }
+  }
 }
 
 }  // namespace

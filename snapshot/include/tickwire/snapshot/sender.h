@@ -190,6 +190,9 @@ class SnapshotSender {
   std::optional<Tick> base_;
   std::vector<StateRing::Slot*> in_flight_;  // thin_models_in_flight's list, kept for its storage
   std::optional<Tick> last_tick_;
+  // The oldest tick below the newest acknowledged one whose state
+  // release_views_behind kept: below it every slot is empty.
+  std::optional<Tick> oldest_held_;
   std::uint32_t last_baseline_age_ = 0;
   double tokens_ = 0.0;
   bool second_order_fields_ = false;  // the schema has Prediction::kAcceleration fields

@@ -130,6 +130,10 @@ class WorldState {
     std::sort(entities_.begin(), entities_.end(),
               [](const EntityState& a, const EntityState& b) { return a.id < b.id; });
   }
+  // The same when the first `sorted` entities are in id order and the rest
+  // were appended in id order after them (a snapshot's kept entities, then
+  // its spawns): a merge from the back, where a sort would start over.
+  void merge_appended(std::size_t sorted);
   std::size_t code_count() const { return codes_.size(); }
   // The start of this state's own codes (moves when they grow).
   const std::uint32_t* own_codes() const { return codes_.data(); }
