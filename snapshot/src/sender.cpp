@@ -189,6 +189,7 @@ void SnapshotSender::reset() {
   for (auto& choice : own_choice_.motion) std::fill(choice.begin(), choice.end(), std::uint8_t{1});
   tokens_ = 0.0;
   waiting_.clear();
+  waiting_purge_countdown_ = 0;
 }
 
 void SnapshotSender::acknowledge(Tick tick) {
@@ -375,29 +376,31 @@ void SnapshotSender::encode(const WorldState& current, const WorldHistory* histo
   last_tick_ = now;
 }
 
-// Merges the spawns of this snapshot (items_ lists them in id order) into
-// the waiting list: a spawn already waiting keeps its start, a new one (or
-// a new generation) starts now, and entries no snapshot needed for
-// history_ticks go.
+// Records the spawns of this snapshot (items_ lists them in id order) in
+// the waiting list: a spawn still waiting keeps its start, a new one (or a
+// new generation, or one gone) starts now. Only the spawns are looked up:
+// a packet without any reads nothing of the list.
 void SnapshotSender::update_waiting(const WorldState& current, Tick now) {
-  waiting_next_.clear();
-  const auto keep_old = [&](const Waiting& w) {
-    if (now - Tick(w.last) < static_cast<std::int64_t>(config_.history_ticks)) waiting_next_.push_back(w);
-  };
-  std::size_t k = 0;
+  const auto history = static_cast<std::int64_t>(config_.history_ticks);
+  const auto gone = [&](const Waiting& w) { return now - Tick(w.last) >= history; };
+  auto from = waiting_.begin();
   for (const DeltaItem& item : items_) {
     if (item.op != EntityOp::kSpawned) continue;
     const EntityState& e = current.entities()[item.current];
-    for (; k < waiting_.size() && waiting_[k].id < e.id.value; ++k) keep_old(waiting_[k]);
-    std::uint32_t since = now.value();
-    if (k < waiting_.size() && waiting_[k].id == e.id.value) {
-      if (waiting_[k].generation == e.generation) since = waiting_[k].since;
-      ++k;
+    from =
+        std::lower_bound(from, waiting_.end(), e.id.value, [](const Waiting& w, std::uint32_t v) { return w.id < v; });
+    if (from != waiting_.end() && from->id == e.id.value) {
+      if (from->generation != e.generation || gone(*from)) *from = Waiting{e.id.value, e.generation, now.value(), 0};
+      from->last = now.value();
+    } else {
+      from = waiting_.insert(from, Waiting{e.id.value, e.generation, now.value(), now.value()});
     }
-    waiting_next_.push_back({e.id.value, e.generation, since, now.value()});
   }
-  for (; k < waiting_.size(); ++k) keep_old(waiting_[k]);
-  std::swap(waiting_, waiting_next_);
+  if (waiting_purge_countdown_ == 0) {
+    std::erase_if(waiting_, gone);
+    waiting_purge_countdown_ = config_.history_ticks;
+  }
+  --waiting_purge_countdown_;
 }
 
 Tick SnapshotSender::waiting_since(EntityId id) const {

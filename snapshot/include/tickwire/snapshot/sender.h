@@ -204,7 +204,8 @@ class SnapshotSender {
   // first had the entity (of this generation) to see: how long the spawn
   // has waited. Consecutive snapshots build on different baselines, so a
   // spawn one of them no longer needs may still wait in the next; an
-  // entry goes once no snapshot has needed it for history_ticks. The list
+  // entry counts as gone once no snapshot has needed it for history_ticks,
+  // and gone entries are dropped every history_ticks packets. The list
   // follows what the client sees, not the largest entity id the world
   // ever used.
   struct Waiting {
@@ -216,7 +217,7 @@ class SnapshotSender {
   void update_waiting(const WorldState& current, Tick now);
   Tick waiting_since(EntityId id) const;
   std::vector<Waiting> waiting_;
-  std::vector<Waiting> waiting_next_;
+  std::uint32_t waiting_purge_countdown_ = 0;
   std::vector<float> claim_;  // per item, for the selection
   std::vector<DeltaItem> items_;
   std::vector<std::uint32_t> item_bits_;
