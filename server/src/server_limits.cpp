@@ -54,6 +54,13 @@ void Server::bad_packet(Slot& slot, const Error& error, Time now) {
 }
 
 void Server::check_timeouts(Time now) {
+  // Timeouts are seconds long, and the loop wakes for every burst of
+  // traffic: reading every client's slot at each wake cost a server of
+  // hundreds of clients more than the timeouts need. A check every few
+  // milliseconds drops a silent client as surely.
+  constexpr Duration kCheckInterval = Duration::millis(5);
+  if (timeouts_checked_ && now - *timeouts_checked_ < kCheckInterval && now >= *timeouts_checked_) return;
+  timeouts_checked_ = now;
   std::vector<std::pair<PeerId, DisconnectReason>> expired;
   for (const auto& [peer, slot] : slots_) {
     if (!slot->welcomed()) {

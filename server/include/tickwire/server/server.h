@@ -211,6 +211,7 @@ class Server {
   void drop(PeerId peer, transport::DisconnectReason reason, Time now);
   void deny(Slot& slot, transport::DisconnectReason reason, const std::string& detail, Time now);
   void check_timeouts(Time now);
+  std::optional<Time> timeouts_checked_;  // when check_timeouts last read every slot
   std::size_t connected_clients() const;
 
   std::unique_ptr<transport::Transport> transport_;
