@@ -12,9 +12,12 @@
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "circle_movers.h"
+#include "sharing_client.h"
+#include "snapshot_fixture.h"
 #include "tickwire/snapshot/codebook.h"
 #include "tickwire/snapshot/entity_bits_cache.h"
 #include "tickwire/snapshot/receiver.h"
@@ -34,7 +37,7 @@ SenderConfig sender_config(std::shared_ptr<const ModelState> codebook = nullptr)
 }
 
 TEST(ReferenceProbe, ChoosesWhatAClientSeeingAndAcknowledgingEverythingWouldChoose) {
-  testing::CircleMovers m;
+  tickwire::testing::CircleMovers m;
   WorldHistory history(2 * kHistory);
   SnapshotSender sender(m.schema, sender_config());
   // The sender probes at its first packet with a reference (tick 3) and
@@ -57,7 +60,7 @@ TEST(ReferenceProbe, ChoosesWhatAClientSeeingAndAcknowledgingEverythingWouldChoo
 }
 
 TEST(ReferenceProbe, HasNoChoiceUntilTheHistoryHoldsABaselineAndAReference) {
-  testing::CircleMovers m;
+  tickwire::testing::CircleMovers m;
   WorldHistory history(2 * kHistory);
   SharedReferenceProbe probe(m.schema);
   history.capture(m.world, Tick(0));
@@ -81,7 +84,7 @@ TEST(ReferenceProbe, HasNoChoiceUntilTheHistoryHoldsABaselineAndAReference) {
 }
 
 TEST(ReferenceProbe, ProbesEachAgeSetOnceAnIntervalAndNoTwoOnOneTick) {
-  testing::CircleMovers m;
+  tickwire::testing::CircleMovers m;
   WorldHistory history(2 * kHistory);
   SharedReferenceProbe probe(m.schema, 64);
   std::uint64_t before = 0;
@@ -112,39 +115,18 @@ TEST(ReferenceProbe, ProbesEachAgeSetOnceAnIntervalAndNoTwoOnOneTick) {
 // another codes nothing new, and every packet decodes to what the sender
 // recorded.
 TEST(ReferenceProbe, SendersGivenTheProbeUseItsChoiceAndShareTheirCodedChanges) {
-  testing::CircleMovers m({.count = 40});
+  tickwire::testing::CircleMovers m({.count = 40});
   WorldHistory history(2 * kHistory);
-  CodebookTrainer trainer(m.schema);
-  {
-    testing::CircleMovers warm({.count = 40, .speed = 1.3F});
-    SnapshotSender trainer_sender(warm.schema, sender_config());
-    WorldHistory h(2 * kHistory);
-    for (std::uint32_t t = 1; t <= 200; ++t) {
-      warm.step(t);
-      h.capture(warm.world, Tick(t));
-      std::vector<std::uint8_t> out;
-      trainer_sender.encode(h, Tick(t), out);
-      if (const WorldState* v = trainer_sender.view(Tick(t)); v != nullptr && v->models() != nullptr)
-        trainer.add(*v->models(), trainer_sender.last_baseline_age());
-      if (t > 2) trainer_sender.acknowledge(Tick(t - 2));
-    }
-  }
-  const auto book = trainer.codebook();
+  tickwire::testing::CircleMovers warm({.count = 40, .speed = 1.3F});
+  const auto book =
+      snapshot::testing::train_codebook(warm.world, 200, 2, kHistory, [&warm](std::uint32_t t) { warm.step(t); });
   SharedReferenceProbe probe(m.schema);
-  struct Client {
-    SnapshotSender shared;
-    SnapshotSender alone;
-    SnapshotReceiver receiver;
-    std::vector<EntityId> relevant;
-    Client(const Schema& schema, const std::shared_ptr<const ModelState>& book, const ReceiverConfig& rc)
-        : shared(schema, sender_config(book)), alone(schema, sender_config(book)), receiver(schema, rc) {}
-  };
   ReceiverConfig rc;
   rc.history_ticks = kHistory;
   rc.codebook = book;
-  std::vector<std::unique_ptr<Client>> clients;
+  std::vector<std::unique_ptr<snapshot::testing::SharingClient>> clients;
   for (int c = 0; c < 4; ++c) {
-    clients.push_back(std::make_unique<Client>(m.schema, book, rc));
+    clients.push_back(std::make_unique<snapshot::testing::SharingClient>(m.schema, sender_config(book), rc));
     clients.back()->shared.set_shared_probe(&probe);
     clients.back()->alone.set_shared_probe(&probe);
   }
@@ -158,35 +140,22 @@ TEST(ReferenceProbe, SendersGivenTheProbeUseItsChoiceAndShareTheirCodedChanges) 
     probe.update(history, Tick(t));
     if (t < kJoin) continue;
     for (std::size_t c = 0; c < clients.size(); ++c) {
-      Client& cl = *clients[c];
+      snapshot::testing::SharingClient& cl = *clients[c];
       // Clients 0 and 1 see one part of the world, 2 and 3 another.
-      cl.relevant.clear();
+      std::vector<EntityId> ids;
       for (std::size_t i = 0; i < m.ids.size(); ++i) {
-        if ((i + c / 2 + t / 30) % 4 != 0) cl.relevant.push_back(m.ids[i]);
+        if ((i + c / 2 + t / 30) % 4 != 0) ids.push_back(m.ids[i]);
       }
-      std::sort(cl.relevant.begin(), cl.relevant.end());
-      cl.shared.set_relevancy(Relevancy::of_ids(cl.relevant));
-      cl.alone.set_relevancy(Relevancy::of_ids(cl.relevant));
-      std::vector<std::uint8_t> with_cache;
-      std::vector<std::uint8_t> without;
+      cl.see(std::move(ids));
       const std::uint64_t misses = cache.misses();
-      cl.shared.encode(history, Tick(t), with_cache, &cache);
+      const std::string where = "client " + std::to_string(c) + ", tick " + std::to_string(t);
+      ASSERT_TRUE(cl.step(history, Tick(t), cache, false, where).has_value()) << where;
       if (c % 2 == 1) {  // sees and acks as the client before it
-        EXPECT_EQ(cache.misses(), misses) << "client " << c << ", tick " << t;
+        EXPECT_EQ(cache.misses(), misses) << where;
       }
-      cl.alone.encode(history, Tick(t), without);
-      ASSERT_EQ(with_cache, without) << "client " << c << ", tick " << t;
-      auto got = cl.receiver.receive(with_cache);
-      ASSERT_TRUE(got.ok()) << "client " << c << ", tick " << t;
-      const WorldState* ours = cl.shared.view(got.value());
-      ASSERT_TRUE(ours != nullptr && cl.receiver.state(got.value())->same_content(*ours, m.schema))
-          << "client " << c << ", tick " << t;
       // Clients 0 and 1 ack a tick late, 2 and 3 three ticks.
       const std::uint32_t late = 1 + 2 * static_cast<std::uint32_t>(c / 2);
-      if (t >= kJoin + late) {
-        cl.shared.acknowledge(Tick(static_cast<Tick::Rep>(t - late)));
-        cl.alone.acknowledge(Tick(static_cast<Tick::Rep>(t - late)));
-      }
+      if (t >= kJoin + late) cl.acknowledge(Tick(static_cast<Tick::Rep>(t - late)));
     }
   }
   for (const auto& cl : clients) EXPECT_EQ(cl->shared.own_reference_choice().span, 0);

@@ -10,10 +10,14 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "sharing_client.h"
+#include "snapshot_fixture.h"
 #include "test_seed.h"
 #include "tickwire/snapshot/codebook.h"
 #include "tickwire/snapshot/entity_bits_cache.h"
@@ -84,35 +88,17 @@ ReceiverConfig receiver_config(std::shared_ptr<const ModelState> codebook) {
 
 std::shared_ptr<const ModelState> trained(std::uint32_t ticks) {
   Spinners s;
-  SnapshotSender sender(s.schema, sender_config(nullptr));
-  CodebookTrainer trainer(s.schema);
-  WorldHistory history(2 * kHistory);
-  for (std::uint32_t t = 1; t <= ticks; ++t) {
-    s.step(t);
-    history.capture(s.world, Tick(t));
-    std::vector<std::uint8_t> out;
-    sender.encode(history, Tick(t), out);
-    if (const WorldState* v = sender.view(Tick(t)); v != nullptr && v->models() != nullptr)
-      trainer.add(*v->models(), sender.last_baseline_age());
-    if (t > 3) sender.acknowledge(Tick(t - 3));
-  }
-  return trainer.codebook();
+  return snapshot::testing::train_codebook(s.world, ticks, 3, kHistory, [&s](std::uint32_t t) { s.step(t); });
 }
 
-struct Client {
-  SnapshotSender shared;  // given the cache
-  SnapshotSender alone;   // codes everything itself
-  SnapshotReceiver receiver;
-  std::vector<EntityId> relevant;
+struct Client : testing::SharingClient {
   std::deque<std::pair<std::uint32_t, Tick>> acks;  // (due, acked)
   Client(const Schema& schema, const std::shared_ptr<const ModelState>& book)
-      : shared(schema, sender_config(book)),
-        alone(schema, sender_config(book)),
-        receiver(schema, receiver_config(book)) {}
+      : SharingClient(schema, sender_config(book), receiver_config(book)) {}
 };
 
 TEST(SharedBits, ClientsSharingACacheGetTheBytesEachWouldCodeAloneWithEachChangeCodedOnce) {
-  const std::uint64_t seed = testing::test_seed("SharedBits.ClientsSharingACache");
+  const std::uint64_t seed = tickwire::testing::test_seed("SharedBits.ClientsSharingACache");
   std::mt19937_64 rng(seed);
   const auto book = trained(300);
   Spinners s;
@@ -129,39 +115,30 @@ TEST(SharedBits, ClientsSharingACacheGetTheBytesEachWouldCodeAloneWithEachChange
       // Clients 0 and 1 see everything and ack alike; the rest see a
       // changing part of the world, with their own loss and delays.
       if (c >= 2) {
-        cl.relevant.clear();
+        std::vector<EntityId> ids;
         for (std::size_t i = 0; i < s.ids.size(); ++i) {
-          if ((i + c + t / 50) % 3 != 0) cl.relevant.push_back(s.ids[i]);
+          if ((i + c + t / 50) % 3 != 0) ids.push_back(s.ids[i]);
         }
-        std::sort(cl.relevant.begin(), cl.relevant.end());
-        cl.shared.set_relevancy(Relevancy::of_ids(cl.relevant));
-        cl.alone.set_relevancy(Relevancy::of_ids(cl.relevant));
+        cl.see(std::move(ids));
       }
-      std::vector<std::uint8_t> with_cache;
-      std::vector<std::uint8_t> without;
       const std::uint64_t misses = cache.misses();
-      cl.shared.encode(history, Tick(t), with_cache, &cache);
-      cl.alone.encode(history, Tick(t), without);
+      const bool lost = c >= 2 && rng() % 4 == 0;
+      const std::string where =
+          "client " + std::to_string(c) + ", tick " + std::to_string(t) + ", seed " + std::to_string(seed);
+      const std::optional<Tick> got = cl.step(history, Tick(t), cache, lost, where);
       // Client 1 sees and acks as client 0 does: its changes are all coded.
       if (c == 1) {
-        EXPECT_EQ(cache.misses(), misses) << "tick " << t;
+        EXPECT_EQ(cache.misses(), misses) << where;
       }
-      ASSERT_EQ(with_cache, without) << "client " << c << ", tick " << t << ", seed " << seed;
-      const bool lost = c >= 2 && rng() % 4 == 0;
-      if (lost) continue;
-      auto got = cl.receiver.receive(with_cache);
-      ASSERT_TRUE(got.ok()) << "client " << c << ", tick " << t << ", seed " << seed;
-      const WorldState* ours = cl.shared.view(got.value());
-      ASSERT_TRUE(ours != nullptr && cl.receiver.state(got.value())->same_content(*ours, s.schema))
-          << "client " << c << ", tick " << t << ", seed " << seed;
+      ASSERT_FALSE(::testing::Test::HasFailure()) << where;
+      if (!got) continue;
       ++decoded;
       const std::uint32_t delay = c < 2 ? 2 : 1 + static_cast<std::uint32_t>(rng() % 8);
-      cl.acks.emplace_back(t + delay, got.value());
+      cl.acks.emplace_back(t + delay, *got);
     }
     for (auto& cl : clients) {
       while (!cl->acks.empty() && cl->acks.front().first <= t) {
-        cl->shared.acknowledge(cl->acks.front().second);
-        cl->alone.acknowledge(cl->acks.front().second);
+        cl->acknowledge(cl->acks.front().second);
         cl->acks.pop_front();
       }
     }

@@ -8,13 +8,16 @@
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <random>
 #include <vector>
 
+#include "tickwire/snapshot/codebook.h"
 #include "tickwire/snapshot/field_codec.h"
 #include "tickwire/snapshot/receiver.h"
 #include "tickwire/snapshot/schema.h"
 #include "tickwire/snapshot/sender.h"
+#include "tickwire/snapshot/state_ring.h"
 #include "tickwire/snapshot/world.h"
 #include "tickwire/snapshot/world_state.h"
 
@@ -208,6 +211,30 @@ inline std::uint64_t receive_damaged_packets(SnapshotReceiver& receiver, const S
             static_cast<std::uint64_t>(count));
   std::cout << "[ info     ] " << accepted << " of " << count << " damaged inputs decoded as valid snapshots\n";
   return accepted;
+}
+
+// A codebook trained on `ticks` ticks of `world`: `step(t)` moves it, and
+// one sender codes every tick from a shared history (history_ticks
+// `history`) with acks `lag` ticks late, each packet's models trained.
+template <class Step>
+std::shared_ptr<const ModelState> train_codebook(const World& world, std::uint32_t ticks, std::uint32_t lag,
+                                                 std::uint32_t history, Step step) {
+  SenderConfig config;
+  config.history_ticks = history;
+  SnapshotSender sender(world.schema(), config);
+  CodebookTrainer trainer(world.schema());
+  WorldHistory captures(2 * static_cast<std::size_t>(history));
+  for (std::uint32_t t = 1; t <= ticks; ++t) {
+    step(t);
+    captures.capture(world, Tick(t));
+    std::vector<std::uint8_t> out;
+    sender.encode(captures, Tick(t), out);
+    if (const WorldState* v = sender.view(Tick(t)); v != nullptr && v->models() != nullptr) {
+      trainer.add(*v->models(), sender.last_baseline_age());
+    }
+    if (t > lag) sender.acknowledge(Tick(t - lag));
+  }
+  return trainer.codebook();
 }
 
 }  // namespace tickwire::snapshot::testing
