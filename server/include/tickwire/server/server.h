@@ -211,7 +211,6 @@ class Server {
   void drop(PeerId peer, transport::DisconnectReason reason, Time now);
   void deny(Slot& slot, transport::DisconnectReason reason, const std::string& detail, Time now);
   void check_timeouts(Time now);
-  std::optional<Time> timeouts_checked_;  // when check_timeouts last read every slot
   std::size_t connected_clients() const;
 
   std::unique_ptr<transport::Transport> transport_;
@@ -242,6 +241,7 @@ class Server {
   // the same baseline choose alike and share each other's coded changes.
   std::unique_ptr<snapshot::SharedReferenceProbe> reference_probe_;
   std::shared_ptr<const void> codebook_tables_;  // held while the server lives
+  std::optional<Time> timeouts_checked_;         // when check_timeouts last read every slot
   Time encode_now_;
   std::deque<TickTiming> timings_;
   bool shutting_down_ = false;
