@@ -108,6 +108,16 @@ void PrefixCode::build(std::span<const std::uint64_t> weights) {
     }
     code_[s] = len == 0 ? 0 : reverse_bits(first_code_[len] + rank++, len);
   }
+  fast_bits_ = std::min(max_length_, kFastBits);
+  fast_.assign(std::size_t{1} << fast_bits_, 0U);
+  for (std::uint32_t s = 0; s < code_.size(); ++s) {
+    const int len = length_[s];
+    if (len == 0 || len > fast_bits_) continue;
+    // Every window whose first `len` bits are the code.
+    for (std::uint32_t rest = 0; rest < (1U << (fast_bits_ - len)); ++rest) {
+      fast_[code_[s] | (rest << len)] = (s << 5) | static_cast<std::uint32_t>(len);
+    }
+  }
 }
 
 bool PrefixCode::read(BitSource& in, std::uint32_t& symbol) const {
@@ -118,6 +128,11 @@ bool PrefixCode::read(BitSource& in, std::uint32_t& symbol) const {
   // One peek instead of a bounds check a bit: bits past the end read as
   // zero, and a code that needs them fails in skip().
   const std::uint32_t window = in.peek(max_length_);
+  if (const std::uint32_t hit = fast_[window & ((1U << fast_bits_) - 1U)]; hit != 0) {
+    if (!in.skip(static_cast<int>(hit & 31U))) return false;
+    symbol = hit >> 5;
+    return true;
+  }
   std::uint32_t code = 0;
   for (int len = 1; len <= max_length_; ++len) {
     code = (code << 1) | ((window >> (len - 1)) & 1U);

@@ -141,6 +141,13 @@ class PrefixCode {
   std::uint32_t first_index_[kMaxLength + 1] = {};
   std::vector<std::uint32_t> sorted_;  // symbols by (length, symbol)
   int max_length_ = 0;
+  // The codes up to kFastBits long, by their bits read ahead: symbol << 5
+  // | length, or 0 when the code is longer. Most codes read are short, and
+  // one lookup replaces a loop with a branch a bit (a client decodes a few
+  // codes an entity, every snapshot).
+  static constexpr int kFastBits = 8;
+  std::vector<std::uint32_t> fast_;
+  int fast_bits_ = 0;
 };
 
 }  // namespace tickwire::snapshot::detail

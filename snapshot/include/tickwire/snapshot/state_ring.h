@@ -32,10 +32,10 @@ class StateRing {
   };
 
   // Throws std::invalid_argument for capacity 0: a set-up error.
-  explicit StateRing(std::size_t capacity) : slots_(checked(capacity)) {}
+  explicit StateRing(std::size_t capacity) : slots_(checked(capacity)), index_(capacity) {}
   // A copy holds copies of the states (a receiver copied to replay
   // packets from the same starting point, say).
-  StateRing(const StateRing& other) : slots_(other.slots_.size()), newest_(other.newest_) {
+  StateRing(const StateRing& other) : slots_(other.slots_.size()), index_(other.index_), newest_(other.newest_) {
     for (std::size_t i = 0; i < slots_.size(); ++i) {
       const Slot& from = other.slots_[i];
       slots_[i].tick = from.tick;
@@ -119,9 +119,10 @@ class StateRing {
     if (capacity == 0) throw std::invalid_argument("StateRing capacity must be at least 1");
     return capacity;
   }
-  std::size_t index(Tick tick) const { return static_cast<std::size_t>(tick.value()) % slots_.size(); }
+  std::size_t index(Tick tick) const { return index_(tick); }
 
   std::vector<Slot> slots_;
+  TickSlots index_;
   std::vector<std::unique_ptr<WorldState>> free_;  // released state objects
   std::optional<Tick> newest_;
 };
@@ -138,6 +139,7 @@ class WorldHistory {
   explicit WorldHistory(std::size_t depth) : ring_(depth) {
     shared_.slots_.assign(depth, nullptr);
     shared_.states_.assign(depth, nullptr);
+    shared_.index_ = TickSlots(depth);
   }
   WorldHistory(const WorldHistory&) = delete;  // views point into it
   WorldHistory& operator=(const WorldHistory&) = delete;
@@ -152,7 +154,7 @@ class WorldHistory {
     WorldState& state = *slot.state;
     state.refer_to(nullptr);
     snapshot::capture(world, tick, state);
-    const std::size_t at = static_cast<std::size_t>(tick.value()) % shared_.slots_.size();
+    const std::size_t at = shared_.index_(tick);
     shared_.slots_[at] = state.own_codes();
     shared_.states_[at] = &state;
     return state;
