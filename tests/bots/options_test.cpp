@@ -46,11 +46,29 @@ TEST(BotOptions, LinkFlagsTakePercentagesOverAProfile) {
   EXPECT_NE(o.link->description.find("broadband"), std::string::npos);
 }
 
+TEST(BotOptions, DelaysThatChangeWithTimeComeFromAProfileOrFlags) {
+  auto rising = parse({"--profile", "rising"});
+  ASSERT_TRUE(std::holds_alternative<Options>(rising));
+  ASSERT_TRUE(std::get<Options>(rising).link.has_value());
+  EXPECT_GT(std::get<Options>(rising).link->up.rise_delay, Duration::zero());
+  auto flags = parse({"--flap", "40", "--flap-period", "2.5", "--down-rise", "80", "--down-rise-period", "10"});
+  ASSERT_TRUE(std::holds_alternative<Options>(flags));
+  const Options& o = std::get<Options>(flags);
+  ASSERT_TRUE(o.link.has_value());
+  EXPECT_EQ(o.link->up.flap_delay, Duration::millis(40));
+  EXPECT_EQ(o.link->down.flap_period, Duration::millis(2500));
+  EXPECT_EQ(o.link->down.rise_delay, Duration::millis(80));
+  EXPECT_EQ(o.link->up.rise_delay, Duration::zero());
+  EXPECT_EQ(o.link->down.rise_period, Duration::seconds(10));
+}
+
 TEST(BotOptions, BadValuesExitWithTwo) {
   for (auto args : {std::vector<const char*>{"--bots", "0"},
                     {"--script", "dance"},
                     {"--profile", "moon"},
                     {"--loss", "120"},
+                    {"--flap", "40"},  // without --flap-period
+                    {"--rise-period", "-3"},
                     {"--connect", "nowhere"},
                     {"--max-late-inputs", "2"},
                     {"--max-late-burst-seconds", "-1"},

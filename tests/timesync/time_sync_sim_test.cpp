@@ -203,5 +203,48 @@ TEST(TimeSyncSim, ARouteChangeCostsAtMostOneHardReset) {
   EXPECT_GE(static_cast<double>(n.on_time) / static_cast<double>(n.inputs), 0.995) << n.on_time << "/" << n.inputs;
 }
 
+// The shipped profiles whose delay changes all the time: the controller
+// follows a delay that climbs for 20 s and drops at once, and a route that
+// switches every 7 s, over real packets with loss.
+TEST(TimeSyncSim, FollowsADelayThatRisesForSecondsAndDropsAtOnce) {
+  SimWorld world(announce_seed(707));
+  world.add_client(ours("rising"));
+  Watch watch;
+  watch.attach(world, 0);
+  world.run_for(Duration::seconds(5));
+  const Time from = world.now();
+  watch.from = from;
+  world.run_for(Duration::seconds(60));  // three rises and drops
+  const auto n = world.inputs(0, from, world.now());
+  const double on_time = static_cast<double>(n.on_time) / static_cast<double>(n.inputs);
+  std::cout << "rising: on time " << on_time << ", resets " << watch.resets_after(from) << ", worst lead "
+            << watch.worst_lead_ms << " ms" << std::endl;
+  EXPECT_GE(on_time, 0.99) << n.on_time << "/" << n.inputs;
+  // The drops are a queue draining: the lead comes down without a jump.
+  EXPECT_EQ(watch.resets_after(from), 0U);
+}
+
+// A switch to the longer route is a step of 60 ms each way: the inputs in
+// flight then are late whatever the controller does, and it may jump once
+// to the new lead. Back on the shorter route it comes down again rather
+// than keep 60 ms of latency for a switch 7 s away: fewer than 3% late,
+// bought with the latency of the shorter route half the time.
+TEST(TimeSyncSim, FollowsARouteThatFlapsEverySevenSeconds) {
+  SimWorld world(announce_seed(808));
+  world.add_client(ours("flapping"));
+  Watch watch;
+  watch.attach(world, 0);
+  world.run_for(Duration::seconds(5));
+  const Time from = world.now();
+  watch.from = from;
+  world.run_for(Duration::seconds(56));  // eight switches
+  const auto n = world.inputs(0, from, world.now());
+  const double on_time = static_cast<double>(n.on_time) / static_cast<double>(n.inputs);
+  std::cout << "flapping: on time " << on_time << ", resets " << watch.resets_after(from) << ", worst lead "
+            << watch.worst_lead_ms << " ms" << std::endl;
+  EXPECT_GE(on_time, 0.97) << n.on_time << "/" << n.inputs;
+  EXPECT_LE(watch.resets_after(from), 4U);  // one a switch to the longer route at most
+}
+
 }  // namespace
 }  // namespace tickwire::timesync::testing

@@ -386,6 +386,85 @@ TEST(SimConditions, ParetoDelaySpikesHaveAHeavyTailUpToTheCap) {
   EXPECT_NEAR(share_above(49.999), std::pow(0.1, 1.5), 0.005);
 }
 
+// Each datagram a link delivered from `from` (the stream's and the
+// endpoints' own), in send order, with its delay and send time after the
+// first traced.
+struct Sent {
+  Duration at;  // after the first traced
+  Duration delay;
+};
+std::vector<Sent> delays_from(const std::vector<TraceEntry>& trace, const Address& from) {
+  std::vector<Sent> out;
+  std::optional<Time> first;
+  for (const auto& t : trace) {
+    if (t.from != from) continue;
+    if (!first) first = t.sent;
+    if (t.delivered) out.push_back({t.sent - *first, *t.delivered - t.sent});
+  }
+  return out;
+}
+
+TEST(SimConditions, RisingDelayClimbsOverEachPeriodThenDrops) {
+  Harness h(114);
+  std::vector<TraceEntry> trace;
+  h.net.set_trace(&trace);
+  LinkConditions c;
+  c.latency = Duration::millis(20);
+  c.rise_delay = Duration::millis(100);
+  c.rise_period = Duration::seconds(10);
+  h.net.set_link(h.a, h.b, c);
+  h.stream(250, Duration::millis(100));  // 25 s: two drops
+  const auto sent = delays_from(trace, h.a);
+  ASSERT_GT(sent.size(), 240U);
+  std::size_t drops = 0;
+  Duration highest = Duration::zero();
+  // The link's first datagram was the handshake's, before the trace: the
+  // first traced one's extra delay says how long before (10 us a ms).
+  const std::int64_t origin_us = (sent[0].delay - Duration::millis(20)).micros() * 100;
+  ASSERT_LT(origin_us, 100'000);
+  for (std::size_t i = 0; i < sent.size(); ++i) {
+    // 20 ms, and 10 ms more for each second into the period.
+    const std::int64_t into_us = (sent[i].at.micros() + origin_us) % 10'000'000;
+    const Duration expected = Duration::millis(20) + Duration::micros(into_us / 100);
+    EXPECT_LE(std::abs((sent[i].delay - expected).micros()), 1) << i << " at " << sent[i].at.micros() << " us";
+    highest = std::max(highest, sent[i].delay);
+    if (i > 0 && sent[i].delay < sent[i - 1].delay) ++drops;
+  }
+  EXPECT_EQ(drops, 2U);
+  EXPECT_GE(highest, Duration::millis(118));
+}
+
+TEST(SimConditions, AFlappingRouteSwitchesBetweenTwoDelaysEachPeriod) {
+  Harness h(115);
+  std::vector<TraceEntry> trace;
+  h.net.set_trace(&trace);
+  LinkConditions c;
+  c.latency = Duration::millis(20);
+  c.flap_delay = Duration::millis(60);
+  c.flap_period = Duration::seconds(5);
+  h.net.set_link(h.a, h.b, c);
+  h.stream(440, Duration::millis(50));  // 22 s: longer in 5-10 s and 15-20 s
+  const auto sent = delays_from(trace, h.a);
+  ASSERT_GT(sent.size(), 430U);
+  std::size_t longer = 0;
+  for (std::size_t i = 0; i < sent.size(); ++i) {
+    const bool long_route = (sent[i].at.micros() / 5'000'000) % 2 == 1;
+    longer += long_route ? 1U : 0U;
+    if (long_route) {
+      EXPECT_EQ(sent[i].delay, Duration::millis(80)) << i;
+      continue;
+    }
+    // Back on the short route, a datagram may still queue behind the
+    // last one sent on the long route (first in, first out).
+    const Time arrives = Time::from_micros(0) + sent[i].at + sent[i].delay;
+    const Time behind = i > 0 ? Time::from_micros(0) + sent[i - 1].at + sent[i - 1].delay : arrives;
+    EXPECT_TRUE(sent[i].delay == Duration::millis(20) || (sent[i].delay > Duration::millis(20) && arrives == behind))
+        << i << ": " << sent[i].delay.micros() << " us";
+  }
+  EXPECT_GT(longer, 190U);
+  EXPECT_LT(longer, sent.size() - 190U);
+}
+
 TEST(SimConditions, ValidateRejectsNonsense) {
   EXPECT_TRUE(LinkConditions{}.validate().ok());
   LinkConditions negative;
@@ -414,6 +493,15 @@ TEST(SimConditions, ValidateRejectsNonsense) {
   LinkConditions no_scale = pareto;
   no_scale.delay_spike_min = Duration::zero();
   EXPECT_FALSE(no_scale.validate().ok());
+  LinkConditions rise_without_period;
+  rise_without_period.rise_delay = Duration::millis(50);
+  EXPECT_FALSE(rise_without_period.validate().ok());
+  LinkConditions flap_without_period;
+  flap_without_period.flap_delay = Duration::millis(50);
+  EXPECT_FALSE(flap_without_period.validate().ok());
+  LinkConditions negative_period;
+  negative_period.flap_period = Duration::millis(-5);
+  EXPECT_FALSE(negative_period.validate().ok());
 
   SimNetwork net(announce_seed(113));
   EXPECT_THROW(net.set_link({"x", 1}, {"y", 2}, nan), std::invalid_argument);

@@ -24,6 +24,10 @@ void add_direction(CLI::App& app, const std::string& prefix, const std::string& 
   add("dup", f.dup, "Duplication" + range, top);
   add("reorder", f.reorder, "Reordering" + range, top);
   add("bandwidth", f.bandwidth_kbps, "Bandwidth cap in kbit/s, 0 for none", 1e7);
+  add("rise", f.rise_ms, "Delay in ms building up over each --rise-period, then draining at once", 10000.0);
+  add("rise-period", f.rise_period_s, "Seconds over which --rise builds up", 3600.0);
+  add("flap", f.flap_ms, "Delay in ms added every other --flap-period (a route that flaps)", 10000.0);
+  add("flap-period", f.flap_period_s, "Seconds between route switches", 3600.0);
 }
 
 void apply(const DirectionFlags& f, ProbabilityUnit unit, LinkConditions& c) {
@@ -35,6 +39,10 @@ void apply(const DirectionFlags& f, ProbabilityUnit unit, LinkConditions& c) {
   if (f.dup) c.duplicate = *f.dup * scale;
   if (f.reorder) c.reorder = *f.reorder * scale;
   if (f.bandwidth_kbps) c.bandwidth_bytes_per_second = static_cast<std::uint64_t>(*f.bandwidth_kbps * 1000.0 / 8.0);
+  if (f.rise_ms) c.rise_delay = ms(*f.rise_ms);
+  if (f.rise_period_s) c.rise_period = ms(*f.rise_period_s * 1000.0);
+  if (f.flap_ms) c.flap_delay = ms(*f.flap_ms);
+  if (f.flap_period_s) c.flap_period = ms(*f.flap_period_s * 1000.0);
 }
 
 void describe(const DirectionFlags& f, const char* prefix, ProbabilityUnit unit, std::ostringstream& out) {
@@ -50,6 +58,10 @@ void describe(const DirectionFlags& f, const char* prefix, ProbabilityUnit unit,
   item(f.dup, "dup", p);
   item(f.reorder, "reorder", p);
   item(f.bandwidth_kbps, "bandwidth", " kbps");
+  item(f.rise_ms, "rise", " ms");
+  item(f.rise_period_s, "rise-period", " s");
+  item(f.flap_ms, "flap", " ms");
+  item(f.flap_period_s, "flap-period", " s");
 }
 
 }  // namespace

@@ -20,7 +20,11 @@ enum class ProbabilityUnit { kFraction, kPercent };
 // Flags of one direction (or both); unset ones leave the profile's value.
 struct DirectionFlags {
   std::optional<double> latency_ms, jitter_ms, loss, dup, reorder, bandwidth_kbps;
-  bool any() const { return latency_ms || jitter_ms || loss || dup || reorder || bandwidth_kbps; }
+  std::optional<double> rise_ms, rise_period_s, flap_ms, flap_period_s;
+  bool any() const {
+    return latency_ms || jitter_ms || loss || dup || reorder || bandwidth_kbps || rise_ms || rise_period_s || flap_ms ||
+           flap_period_s;
+  }
 };
 
 struct LinkOptions {

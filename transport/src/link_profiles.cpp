@@ -35,6 +35,20 @@ std::vector<LinkProfile> make_profiles() {
   mobile.burst_loss = 0.75;
   p.push_back(symmetric("mobile", "75 ms, 20 ms jitter, about 5% loss in bursts", mobile));
 
+  // A queue on the path fills for 20 s, adding up to 150 ms, then drains
+  // at once: slowly rising delay, over and over.
+  LinkConditions rising = base(30000, 4000, 0.005);
+  rising.rise_delay = Duration::millis(150);
+  rising.rise_period = Duration::seconds(20);
+  p.push_back(
+      symmetric("rising", "30 ms, 4 ms jitter, a further 0 to 150 ms rising over each 20 s, 0.5% loss", rising));
+
+  // The route changes every 7 s between two paths 60 ms apart.
+  LinkConditions flapping = base(35000, 4000, 0.005);
+  flapping.flap_delay = Duration::millis(60);
+  flapping.flap_period = Duration::seconds(7);
+  p.push_back(symmetric("flapping", "35 ms or 95 ms, the route switching every 7 s, 4 ms jitter, 0.5% loss", flapping));
+
   p.push_back({"asymmetric", "10 ms up, 40 ms down", base(10000, 0, 0.0), base(40000, 0, 0.0)});
 
   // The harshest published soak for a game transport (yojimbo's).

@@ -56,6 +56,10 @@ Result<void> LinkConditions::validate() const {
       {reorder_delay, "reorder_delay"},
       {delay_spike_min, "delay_spike_min"},
       {delay_spike_max, "delay_spike_max"},
+      {rise_delay, "rise_delay"},
+      {rise_period, "rise_period"},
+      {flap_delay, "flap_delay"},
+      {flap_period, "flap_period"},
   };
   for (const auto& [d, name] : durations) {
     if (auto r = check_duration(d, name); !r) return r;
@@ -81,6 +85,12 @@ Result<void> LinkConditions::validate() const {
   if (delay_spike_pareto_shape > 0.0 && delay_spike_min <= Duration::zero()) {
     return make_error(ErrorCode::kInvalidArgument,
                       "delay_spike_pareto_shape needs a positive delay_spike_min (the distribution's scale)");
+  }
+  if (rise_delay > Duration::zero() && rise_period == Duration::zero()) {
+    return make_error(ErrorCode::kInvalidArgument, "rise_delay needs a positive rise_period");
+  }
+  if (flap_delay > Duration::zero() && flap_period == Duration::zero()) {
+    return make_error(ErrorCode::kInvalidArgument, "flap_delay needs a positive flap_period");
   }
   return {};
 }
@@ -112,8 +122,28 @@ bool SimRng::chance(double p) {
 // ---------------------------------------------------------------------------
 // SimLink
 
-Duration SimLink::draw_delay(const LinkConditions& c, SimRng& rng) const {
-  Duration delay = c.latency;
+namespace {
+
+// The rise and flap schedules' part of the delay, `since_start` after the
+// link's first datagram.
+Duration scheduled_delay(const LinkConditions& c, Duration since_start) {
+  Duration extra = Duration::zero();
+  if (c.rise_period > Duration::zero()) {
+    const std::int64_t period = c.rise_period.micros();
+    const std::int64_t into = since_start.micros() % period;
+    extra += scale(c.rise_delay, static_cast<double>(into) / static_cast<double>(period));
+  }
+  if (c.flap_period > Duration::zero() && (since_start.micros() / c.flap_period.micros()) % 2 == 1) {
+    extra += c.flap_delay;
+  }
+  return extra;
+}
+
+}  // namespace
+
+Duration SimLink::draw_delay(const LinkConditions& c, SimRng& rng, Time now) {
+  if (!started_) started_ = now;
+  Duration delay = c.latency + scheduled_delay(c, now > *started_ ? now - *started_ : Duration::zero());
   if (c.jitter > Duration::zero()) {
     const double u1 = rng.uniform();
     const double u2 = rng.uniform();
@@ -168,7 +198,7 @@ LinkVerdict SimLink::admit(const LinkConditions& c, SimRng& rng, Time now, std::
     return verdict;
   }
 
-  Time arrives = std::max(departs + draw_delay(c, rng), fifo_tail_);
+  Time arrives = std::max(departs + draw_delay(c, rng, now), fifo_tail_);
   if (rng.chance(c.reorder)) {
     // Held back without moving the FIFO tail, so later datagrams pass it.
     arrives += c.reorder_delay;
@@ -181,7 +211,7 @@ LinkVerdict SimLink::admit(const LinkConditions& c, SimRng& rng, Time now, std::
   in_flight_ += 1;
 
   if (rng.chance(c.duplicate) && in_flight_ < kMaxInFlight) {
-    verdict.copy = std::max(departs + draw_delay(c, rng), arrives);
+    verdict.copy = std::max(departs + draw_delay(c, rng, now), arrives);
     stats_.duplicated += 1;
     in_flight_ += 1;
   }

@@ -77,10 +77,27 @@ struct LinkConditions {
   // lighter one. Needs delay_spike_min > 0.
   double delay_spike_pareto_shape = 0.0;
 
+  // Delay that changes with time, on top of `latency`, both timed from the
+  // first datagram the link carries. Off while the period is zero.
+  //
+  // A slowly rising delay, as when a queue on the path fills (another
+  // download, a bufferbloated modem): over each rise_period the extra delay
+  // climbs steadily from zero to rise_delay, then the queue drains and it
+  // starts again from zero. A sawtooth: the slow climb is what a controller
+  // must follow, the sudden drop what it must not overreact to.
+  Duration rise_delay = Duration::zero();
+  Duration rise_period = Duration::zero();
+  // A flapping route: every flap_period the path switches between the
+  // base route and one flap_delay longer. The link stays first in, first
+  // out, so after a switch to the shorter route datagrams queue behind
+  // the last one sent on the longer.
+  Duration flap_delay = Duration::zero();
+  Duration flap_period = Duration::zero();
+
   // Rejects negative durations, probabilities outside [0, 1] or NaN, a
-  // spike range with min > max and a Pareto shape that is negative, NaN,
-  // infinite or set without a positive delay_spike_min, naming the
-  // offending field.
+  // spike range with min > max, a Pareto shape that is negative, NaN,
+  // infinite or set without a positive delay_spike_min, and a rise or flap
+  // delay without its period, naming the offending field.
   Result<void> validate() const;
 };
 

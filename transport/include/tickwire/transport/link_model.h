@@ -55,12 +55,15 @@ class SimLink {
   std::optional<LinkConditions> conditions;  // empty: the network default
 
  private:
-  Duration draw_delay(const LinkConditions& conditions, SimRng& rng) const;
+  // The delay of a datagram sent at `now`: latency, the rise and flap
+  // schedules (timed from the first datagram), jitter and spikes.
+  Duration draw_delay(const LinkConditions& conditions, SimRng& rng, Time now);
 
   SimLinkStats stats_;
   bool bad_state_ = false;
   Time busy_until_;
   Time fifo_tail_;
+  std::optional<Time> started_;  // the first datagram's send time
   std::size_t in_flight_ = 0;
 };
 
