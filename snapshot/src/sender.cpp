@@ -87,21 +87,28 @@ std::uint32_t SnapshotSender::reach() const {
 // them would be a newer start.
 void SnapshotSender::release_views_behind(Tick newest) {
   // Read only the ticks a state may still be held at: from the oldest the
-  // last call kept (every older slot is empty) to `newest`. On a steady
-  // round trip that is the references within reach, not the whole ring.
-  std::int64_t from = std::max<std::int64_t>(0, std::int64_t{newest.value()} - config_.history_ticks + 1);
+  // last call kept (every older slot is empty) to `newest`. Within reach,
+  // the ticks before settled_until_ were read by an earlier call and hold
+  // nothing or an acknowledged state whose models are gone, which stays
+  // as it is while within reach: they are skipped. On a steady round trip
+  // that leaves the tick leaving reach and the few acknowledged since.
+  const std::int64_t top = newest.value();
+  std::int64_t from = std::max<std::int64_t>(0, top - config_.history_ticks + 1);
   if (oldest_held_) from = std::max<std::int64_t>(from, oldest_held_->value());
+  const std::int64_t within_reach = std::max<std::int64_t>(from, top - static_cast<std::int64_t>(reach_));
+  const std::int64_t settled =
+      settled_until_ ? std::clamp<std::int64_t>(settled_until_->value(), within_reach, top) : within_reach;
   std::optional<Tick> oldest;
-  for (std::int64_t t = from; t < std::int64_t{newest.value()}; ++t) {
+  std::optional<Tick> unsettled;
+  const auto visit = [&](std::int64_t t) {
     StateRing::Slot* slot = views_.find(Tick(static_cast<Tick::Rep>(t)));
-    if (slot == nullptr) continue;
+    if (slot == nullptr) return;
     StateRing::Slot& s = *slot;
     const bool keep = [&] {
       if (base_ && *s.tick == *base_) return true;
       if (!s.acked && !s.models_dropped && (!base_ || *s.tick > *base_) && s.state->models() != nullptr) return true;
       if (s.acked && newest - *s.tick <= static_cast<std::int64_t>(reach_)) {
-        // The mark first: this runs on every new ack, over every reference
-        // kept, and each state is a cache miss away.
+        // The mark first: each state is a cache miss away.
         if (!s.models_dropped) {
           s.state->set_models(nullptr);
           s.models_dropped = true;
@@ -112,7 +119,8 @@ void SnapshotSender::release_views_behind(Tick newest) {
     }();
     if (keep) {
       if (!oldest) oldest = *s.tick;
-      continue;
+      if (!unsettled && t >= within_reach && !(s.acked && s.models_dropped)) unsettled = *s.tick;
+      return;
     }
     ++stats_.views_released;
     WorldState held = views_.release(s);
@@ -120,8 +128,14 @@ void SnapshotSender::release_views_behind(Tick newest) {
       held.clear();
       spare_.push_back(std::move(held));
     }
+  };
+  for (std::int64_t t = from; t < within_reach; ++t) visit(t);
+  for (std::int64_t t = within_reach; t < settled && !oldest; ++t) {
+    if (views_.find(Tick(static_cast<Tick::Rep>(t))) != nullptr) oldest = Tick(static_cast<Tick::Rep>(t));
   }
+  for (std::int64_t t = settled; t < top; ++t) visit(t);
   oldest_held_ = oldest ? *oldest : newest;
+  settled_until_ = unsettled ? *unsettled : newest;
 }
 
 // scratch_ holds what the last claimed slot held before: when that was a
@@ -181,6 +195,7 @@ std::size_t SnapshotSender::states_with_models() const {
 void SnapshotSender::reset() {
   views_.clear();
   oldest_held_.reset();
+  settled_until_.reset();
   newest_acked_.reset();
   base_.reset();
   last_tick_.reset();

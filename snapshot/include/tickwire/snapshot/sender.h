@@ -193,6 +193,9 @@ class SnapshotSender {
   // The oldest tick below the newest acknowledged one whose state
   // release_views_behind kept: below it every slot is empty.
   std::optional<Tick> oldest_held_;
+  // Within reach, the ticks below it hold nothing or an acknowledged state
+  // that gave its models up (release_views_behind skips them).
+  std::optional<Tick> settled_until_;
   std::uint32_t last_baseline_age_ = 0;
   double tokens_ = 0.0;
   bool second_order_fields_ = false;  // the schema has Prediction::kAcceleration fields
