@@ -231,7 +231,7 @@ TEST(TimeSyncSim, FollowsADelayThatRisesForSecondsAndDropsAtOnce) {
 // bought with the latency of the shorter route half the time.
 TEST(TimeSyncSim, FollowsARouteThatFlapsEverySevenSeconds) {
   SimWorld world(announce_seed(808));
-  world.add_client(ours("flapping"));
+  world.add_client(ours("route_flap"));
   Watch watch;
   watch.attach(world, 0);
   world.run_for(Duration::seconds(5));

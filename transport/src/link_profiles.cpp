@@ -47,7 +47,7 @@ std::vector<LinkProfile> make_profiles() {
   LinkConditions flapping = base(35000, 4000, 0.005);
   flapping.flap_delay = Duration::millis(60);
   flapping.flap_period = Duration::seconds(7);
-  p.push_back(symmetric("flapping", "35 ms or 95 ms, the route switching every 7 s, 4 ms jitter, 0.5% loss", flapping));
+  p.push_back(symmetric("route_flap", "35 ms or 95 ms, the route switching every 7 s, 4 ms jitter, 0.5% loss", flapping));
 
   p.push_back({"asymmetric", "10 ms up, 40 ms down", base(10000, 0, 0.0), base(40000, 0, 0.0)});
 
