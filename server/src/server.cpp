@@ -112,20 +112,34 @@ void Server::charge(std::uint64_t& phase, Time& mark) {
 
 void Server::update(Time now) {
   Time phase = mark();
-  while (auto event = transport_->poll(now)) handle_event(*event, now);
+  while (auto event = transport_->poll(now)) {
+    handle_event(*event, now);
+    transport_->recycle(std::move(event->data));
+  }
   charge(stats_.phases.receive_us, phase);
-  const NetworkTime present = server_time_at(now);
-  time_.update(now, [&](const timesync::TickContext& ctx) {
-    const Time started = config_.clock ? config_.clock() : now;
-    run_tick(ctx, now);
+  // The callback captures two pointers, which std::function holds without
+  // allocating: the server updates hundreds of times a second.
+  struct Update {
+    NetworkTime present;
+    Time now;
+  };
+  const Update u{server_time_at(now), now};
+  time_.update(now, [this, &u](const timesync::TickContext& ctx) {
+    const Time started = config_.clock ? config_.clock() : u.now;
+    run_tick(ctx, u.now);
     if (!config_.clock) return;
     // How late the tick started: behind the present when the update came,
     // plus the work done in this update before it.
-    const Duration lateness = (present - ctx.predicted).since_zero() + (started - now);
+    const Duration lateness = (u.present - ctx.predicted).since_zero() + (started - u.now);
     const Duration took = config_.clock() - started;
     if (lateness + took > ctx.predicted.tick_interval()) ++stats_.ticks_overrun;
-    if (timings_.size() == kMaxTimings) timings_.pop_front();
-    timings_.push_back({ctx.tick, lateness, took});
+    const TickTiming timing{ctx.tick, lateness, took};
+    if (timings_.size() < kMaxTimings) {
+      timings_.push_back(timing);
+    } else {  // a ring of the newest, the oldest at timings_next_
+      timings_[timings_next_] = timing;
+      timings_next_ = (timings_next_ + 1) % kMaxTimings;
+    }
   });
   last_update_ = std::max(last_update_, now);
   for (const auto& event : time_.take_events()) {
@@ -271,8 +285,11 @@ bool Server::send_packet(Slot& slot, std::span<const std::uint8_t> bytes, Time n
 }
 
 void Server::take_tick_timings(std::vector<TickTiming>& out) {
-  out.assign(timings_.begin(), timings_.end());
+  const auto oldest = timings_.begin() + static_cast<std::ptrdiff_t>(timings_next_);
+  out.assign(oldest, timings_.end());
+  out.insert(out.end(), timings_.begin(), oldest);
   timings_.clear();
+  timings_next_ = 0;
 }
 
 std::optional<ServerEvent> Server::poll_event() {

@@ -151,6 +151,40 @@ TEST_F(EnetPairTest, UnreliableThroughEnetFramingWhenSessionDatagramsAreOff) {
   EXPECT_GE(client_sent, 110U);
 }
 
+// A buffer given back carries a later datagram: a receiver that recycles
+// what it has read allocates nothing per datagram once warm.
+TEST_F(EnetPairTest, RecycledBuffersCarryLaterDatagrams) {
+  ASSERT_TRUE(start());
+  std::vector<const std::uint8_t*> given_back;
+  // Allocated after each hand-back, so that a buffer freed rather than
+  // kept would go to them, not to the next datagram.
+  std::vector<std::vector<std::uint8_t>> decoys;
+  std::size_t reused = 0;
+  for (int i = 0; i < 20; ++i) {
+    const auto sent = bytes_of(100, static_cast<std::uint8_t>(i));
+    ASSERT_TRUE(client_send(Delivery::kUnreliable, sent).ok());
+    client.transport->flush(wall_now());
+    std::optional<TransportEvent> got;
+    const auto deadline = Clock::now() + 3s;
+    while (Clock::now() < deadline) {
+      client.transport->poll(wall_now());
+      got = server.transport->poll(wall_now());
+      if (got && got->type == Type::kReceived) break;
+      std::this_thread::sleep_for(1ms);
+    }
+    ASSERT_TRUE(got && got->type == Type::kReceived) << "datagram " << i;
+    EXPECT_EQ(got->data, sent);
+    if (std::find(given_back.begin(), given_back.end(), got->data.data()) != given_back.end()) ++reused;
+    given_back.push_back(got->data.data());
+    server.transport->recycle(std::move(got->data));
+    decoys.emplace_back(100);
+  }
+  EXPECT_GE(reused, 18U) << "each datagram after the first should reuse a buffer given back";
+  // A buffer larger than any datagram is not kept, and nothing breaks.
+  server.transport->recycle(std::vector<std::uint8_t>(1 << 20));
+  server.transport->recycle({});
+}
+
 TEST_F(EnetPairTest, DisconnectCarriesReasonAndInitiatorSeesNothing) {
   ASSERT_TRUE(start());
   const std::size_t server_events = server.events.size();

@@ -91,6 +91,8 @@ void ConditionedTransport::service(Time now) {
   }
 }
 
+void ConditionedTransport::recycle(std::vector<std::uint8_t>&& buffer) { inner_->recycle(std::move(buffer)); }
+
 void ConditionedTransport::flush(Time now) {
   release_outgoing(now);
   inner_->flush(now);

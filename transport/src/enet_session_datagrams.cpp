@@ -147,7 +147,7 @@ int EnetTransport::Impl::on_session_datagram(std::span<const std::uint8_t> datag
   }
   TransportEvent event = make_event(TransportEvent::Type::kReceived, id);
   event.delivery = Delivery::kUnreliable;
-  event.data.assign(payload.begin(), payload.end());
+  event.data = copy_of(payload);
   record->counters.bytes_received += event.data.size();
   record->counters.packets_received += 1;
   queued.push_back(std::move(event));

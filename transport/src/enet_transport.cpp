@@ -286,9 +286,21 @@ std::optional<TransportEvent> EnetTransport::poll(Time /*now*/) {
     enet_host_flush(impl_->host);
   }
   if (impl_->queued.empty()) return std::nullopt;
-  TransportEvent out = std::move(impl_->queued.front());
-  impl_->queued.pop_front();
-  return out;
+  return impl_->queued.pop_front();
+}
+
+void EnetTransport::recycle(std::vector<std::uint8_t>&& buffer) {
+  // Enough for a burst of datagrams between polls from every client of a
+  // large server; a buffer grown past a datagram (a large reliable
+  // message's) is not worth its memory.
+  constexpr std::size_t kMaxSpare = 1024;
+  std::vector<std::uint8_t> taken = std::move(buffer);
+  if (taken.capacity() == 0 || taken.capacity() > impl_->config.limits.max_unreliable_payload ||
+      impl_->spare_buffers.size() >= kMaxSpare) {
+    return;
+  }
+  taken.clear();
+  impl_->spare_buffers.push_back(std::move(taken));
 }
 
 void EnetTransport::flush(Time /*now*/) {

@@ -11,7 +11,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <span>
 #include <unordered_map>
@@ -64,6 +63,32 @@ bool is_session_datagram(std::span<const std::uint8_t> datagram);
 
 std::uint64_t next_serial();
 
+// First in, first out, keeping its storage: events come and go every tick,
+// and a std::deque gives a block back (and takes a new one) each time its
+// ends pass one.
+class EventQueue {
+ public:
+  bool empty() const { return head_ == events_.size(); }
+  void push_back(TransportEvent event) { events_.push_back(std::move(event)); }
+  TransportEvent pop_front() {
+    TransportEvent out = std::move(events_[head_++]);
+    if (head_ == events_.size()) {
+      events_.clear();
+      head_ = 0;
+    } else if (head_ >= kCompactAt && 2 * head_ >= events_.size()) {
+      // Never quite empty: drop the taken front now and then.
+      events_.erase(events_.begin(), events_.begin() + static_cast<std::ptrdiff_t>(head_));
+      head_ = 0;
+    }
+    return out;
+  }
+
+ private:
+  static constexpr std::size_t kCompactAt = 256;
+  std::vector<TransportEvent> events_;
+  std::size_t head_ = 0;
+};
+
 struct EnetTransport::Impl {
   struct PeerRecord {
     ENetPeer* peer = nullptr;
@@ -96,9 +121,22 @@ struct EnetTransport::Impl {
   std::optional<ChallengeClient> challenger;
   std::unordered_map<std::uint64_t, std::size_t> peers_at_endpoint;  // by Endpoint::key
   std::unordered_map<std::uint32_t, std::size_t> peers_at_host;
-  std::deque<TransportEvent> queued;  // events decided outside ENet's own
-  ChallengeClient::Actions actions;   // scratch, reused
-  std::vector<PeerId> hostile;        // peers the fragment guard caught, closed after servicing
+  EventQueue queued;  // events decided outside ENet's own
+  // Data buffers given back (EnetTransport::recycle), for the datagrams
+  // received next; each kept empty, with its capacity.
+  std::vector<std::vector<std::uint8_t>> spare_buffers;
+  // A received payload's copy, in a spare buffer when there is one.
+  std::vector<std::uint8_t> copy_of(std::span<const std::uint8_t> bytes) {
+    std::vector<std::uint8_t> out;
+    if (!spare_buffers.empty()) {
+      out = std::move(spare_buffers.back());
+      spare_buffers.pop_back();
+    }
+    out.assign(bytes.begin(), bytes.end());
+    return out;
+  }
+  ChallengeClient::Actions actions;  // scratch, reused
+  std::vector<PeerId> hostile;       // peers the fragment guard caught, closed after servicing
   std::uint64_t hostile_datagrams = 0;
   Time next_expiry;
   std::uint32_t last_resend_sweep = 0;  // ENet's clock, milliseconds

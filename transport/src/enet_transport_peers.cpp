@@ -226,7 +226,7 @@ std::optional<TransportEvent> EnetTransport::Impl::on_receive(ENetPeer* peer, st
   }
   TransportEvent event = make_event(TransportEvent::Type::kReceived, id);
   event.delivery = delivery;
-  event.data.assign(packet->data, packet->data + packet->dataLength);
+  event.data = copy_of(std::span<const std::uint8_t>(packet->data, packet->dataLength));
   enet_packet_destroy(packet);
   record->counters.bytes_received += event.data.size();
   record->counters.packets_received += 1;

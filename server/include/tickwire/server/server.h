@@ -243,7 +243,8 @@ class Server {
   std::shared_ptr<const void> codebook_tables_;  // held while the server lives
   std::optional<Time> timeouts_checked_;         // when check_timeouts last read every slot
   Time encode_now_;
-  std::deque<TickTiming> timings_;
+  std::vector<TickTiming> timings_;  // kept storage: a tick adds one
+  std::size_t timings_next_ = 0;
   bool shutting_down_ = false;
   ClientId next_client_id_ = 1;
   std::map<PeerId, std::unique_ptr<Slot>> slots_;

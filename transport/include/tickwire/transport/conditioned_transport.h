@@ -61,6 +61,8 @@ class ConditionedTransport final : public Transport {
   // and reliable messages as they arrived, unreliable datagrams once the
   // downlink lets them through.
   std::optional<TransportEvent> poll(Time now) override;
+  // To the inner transport, whose datagrams the events carry.
+  void recycle(std::vector<std::uint8_t>&& buffer) override;
   // Sends the held datagrams whose time has come and takes in what the
   // inner transport received, stamped with `now`, without handing anything
   // up. poll() does this first; calling it between polls makes the delays

@@ -126,6 +126,9 @@ class EnetTransport final : public Transport {
   Result<PeerId> connect(const Address& remote, Time now) override;
   Result<void> send(PeerId peer, Delivery delivery, std::span<const std::uint8_t> bytes, Time now) override;
   std::optional<TransportEvent> poll(Time now) override;
+  // Keeps up to a few hundred buffers (of at most a datagram's size) for
+  // the datagrams received next.
+  void recycle(std::vector<std::uint8_t>&& buffer) override;
   void flush(Time now) override;
   void disconnect(PeerId peer, DisconnectReason reason, Time now) override;
   std::optional<PeerStats> stats(PeerId peer) const override;
