@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -386,18 +387,29 @@ TEST(SimConditions, ParetoDelaySpikesHaveAHeavyTailUpToTheCap) {
   EXPECT_NEAR(share_above(49.999), std::pow(0.1, 1.5), 0.005);
 }
 
-// Each datagram a link delivered from `from` (the stream's and the
-// endpoints' own), in send order, with its delay and send time after the
-// first traced.
+// A datagram the link delivered from a (the stream's and the endpoints'
+// own), in send order: its send time after the first traced, its delay.
 struct Sent {
   Duration at;  // after the first traced
   Duration delay;
 };
-std::vector<Sent> delays_from(const std::vector<TraceEntry>& trace, const Address& from) {
+
+// Streams `count` datagrams a -> b, one every `gap`, over a link of 20 ms
+// and whatever `shape` adds, and returns what the link delivered from a.
+std::vector<Sent> stream_delays(std::uint64_t seed, const std::function<void(LinkConditions&)>& shape,
+                                std::uint32_t count, Duration gap) {
+  Harness h(seed);
+  std::vector<TraceEntry> trace;
+  h.net.set_trace(&trace);
+  LinkConditions c;
+  c.latency = Duration::millis(20);
+  shape(c);
+  h.net.set_link(h.a, h.b, c);
+  h.stream(count, gap);
   std::vector<Sent> out;
   std::optional<Time> first;
   for (const auto& t : trace) {
-    if (t.from != from) continue;
+    if (t.from != h.a) continue;
     if (!first) first = t.sent;
     if (t.delivered) out.push_back({t.sent - *first, *t.delivered - t.sent});
   }
@@ -405,16 +417,11 @@ std::vector<Sent> delays_from(const std::vector<TraceEntry>& trace, const Addres
 }
 
 TEST(SimConditions, RisingDelayClimbsOverEachPeriodThenDrops) {
-  Harness h(114);
-  std::vector<TraceEntry> trace;
-  h.net.set_trace(&trace);
-  LinkConditions c;
-  c.latency = Duration::millis(20);
-  c.rise_delay = Duration::millis(100);
-  c.rise_period = Duration::seconds(10);
-  h.net.set_link(h.a, h.b, c);
-  h.stream(250, Duration::millis(100));  // 25 s: two drops
-  const auto sent = delays_from(trace, h.a);
+  const auto rise = [](LinkConditions& c) {
+    c.rise_delay = Duration::millis(100);
+    c.rise_period = Duration::seconds(10);
+  };
+  const auto sent = stream_delays(114, rise, 250, Duration::millis(100));  // 25 s: two drops
   ASSERT_GT(sent.size(), 240U);
   std::size_t drops = 0;
   Duration highest = Duration::zero();
@@ -435,16 +442,12 @@ TEST(SimConditions, RisingDelayClimbsOverEachPeriodThenDrops) {
 }
 
 TEST(SimConditions, AFlappingRouteSwitchesBetweenTwoDelaysEachPeriod) {
-  Harness h(115);
-  std::vector<TraceEntry> trace;
-  h.net.set_trace(&trace);
-  LinkConditions c;
-  c.latency = Duration::millis(20);
-  c.flap_delay = Duration::millis(60);
-  c.flap_period = Duration::seconds(5);
-  h.net.set_link(h.a, h.b, c);
-  h.stream(440, Duration::millis(50));  // 22 s: longer in 5-10 s and 15-20 s
-  const auto sent = delays_from(trace, h.a);
+  const auto flap = [](LinkConditions& c) {
+    c.flap_delay = Duration::millis(60);
+    c.flap_period = Duration::seconds(5);
+  };
+  // 22 s: longer in 5-10 s and 15-20 s.
+  const auto sent = stream_delays(115, flap, 440, Duration::millis(50));
   ASSERT_GT(sent.size(), 430U);
   std::size_t longer = 0;
   for (std::size_t i = 0; i < sent.size(); ++i) {
