@@ -129,8 +129,8 @@ void Client::update(Time now) {
   // Handling an arrival may end the session; what follows is then ignored
   // by handle_event like anything else from a peer we no longer talk to.
   // Each event's data goes back to the transport once handled, for the
-  // next datagrams: a client (or a thousand bots) then allocates nothing
-  // per snapshot.
+  // next datagrams: a client (or a thousand bots) then allocates no buffer
+  // per datagram received.
   for (Arrival& a : arrivals_) {
     handle_event(a.event, a.at);
     transport_->recycle(std::move(a.event.data));
