@@ -84,7 +84,8 @@ bool Client::accept_header(const PacketHeader& header, Time now) {
     newest_sequence_ = header.sequence;
   }
   ++packets_accepted_;
-  for (Sequence s : channel_.take_acked()) {
+  channel_.take_acked(acked_);
+  for (Sequence s : acked_) {
     prediction_->inputs().on_acked(s);
     redundancy_.on_acked(s, now);
   }

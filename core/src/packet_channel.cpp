@@ -87,6 +87,11 @@ PacketChannel::Verdict PacketChannel::receive(const PacketHeader& header, Time n
 
 std::vector<Sequence> PacketChannel::take_acked() { return std::exchange(newly_acked_, {}); }
 
+void PacketChannel::take_acked(std::vector<Sequence>& out) {
+  out.clear();
+  std::swap(out, newly_acked_);
+}
+
 std::optional<RttSample> PacketChannel::take_rtt_sample() { return std::exchange(rtt_sample_, std::nullopt); }
 
 }  // namespace tickwire

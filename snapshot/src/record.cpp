@@ -1,6 +1,7 @@
 #include "tickwire/snapshot/record.h"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <string>
 
@@ -26,7 +27,14 @@ void Record::assign_slots(std::span<const std::uint32_t> slots) {
 }
 
 void Record::quantize() {
-  std::vector<std::uint32_t> codes(slots_.size());
+  // On the stack for the usual input (a few fields): a client quantizes
+  // one every frame.
+  constexpr std::size_t kInline = 32;
+  std::array<std::uint32_t, kInline> inline_codes{};
+  std::vector<std::uint32_t> heap_codes;
+  if (slots_.size() > kInline) heap_codes.resize(slots_.size());
+  const std::span<std::uint32_t> codes =
+      heap_codes.empty() ? std::span(inline_codes).first(slots_.size()) : std::span(heap_codes);
   to_codes(codes);
   dequantize_entity(spec(), codes, slots_);
 }

@@ -26,6 +26,26 @@ TEST(PacketChannel, NumbersPacketsAndAcknowledges) {
   EXPECT_TRUE(a.take_acked().empty());
 }
 
+// Taking the acks into a list the owner keeps gives the same sequences,
+// and the next take starts from an empty list again.
+TEST(PacketChannel, TakingAcksIntoAKeptListGivesTheSameSequences) {
+  PacketChannel a;
+  PacketChannel b;
+  std::vector<Sequence> kept{Sequence(99)};  // cleared by the take
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 3; ++i) {
+      const auto h = a.next_header(PacketType::kKeepAlive, at_ms(10 * round + i));
+      EXPECT_EQ(b.receive(h, at_ms(10 * round + i + 1)), PacketChannel::Verdict::kAccept);
+    }
+    a.receive(b.next_header(PacketType::kKeepAlive, at_ms(10 * round + 5)), at_ms(10 * round + 6));
+    a.take_acked(kept);
+    ASSERT_EQ(kept.size(), 3u) << "round " << round;
+    for (const Sequence s : kept) EXPECT_EQ(s.value() / 3, static_cast<std::uint16_t>(round));
+    a.take_acked(kept);
+    EXPECT_TRUE(kept.empty());
+  }
+}
+
 // An owner that never takes the acks (the server) must not grow a list
 // for the life of the connection: ignored, there is none; reported and
 // never taken, only the newest kWindow stay.

@@ -232,12 +232,12 @@ void Bot::sample_input(Tick tick, snapshot::Record& record) {
   arena::Input input;
   if (!script_->aims()) {
     script_->input(BotView{self_, others_}, tick, input);
-    record = arena::to_record(input);
+    arena::to_record(input, record);
     return;
   }
   const BotView view = aiming_view();
   script_->input(view, tick, input);
-  record = arena::to_record(input);
+  arena::to_record(input, record);
   if (input.fire && view.self) {
     // Scored as sent: the aim after the wire's quantization.
     const arena::Input sent = arena::from_record(record);

@@ -403,15 +403,20 @@ std::optional<EntityId> find_shot(const snapshot::World& world, std::uint32_t ow
 }
 
 snapshot::Record to_record(const Input& input) {
-  const Schema& s = schema();
-  snapshot::Record r(s.schema, s.input_type);
-  r.set(s.input_move, input.move);
-  r.set(s.input_aim, input.aim);
-  r.set(s.input_dash, input.dash);
-  r.set(s.input_shoot, input.shoot);
-  r.set(s.input_fire, input.fire);
-  r.quantize();
+  snapshot::Record r(schema().schema, schema().input_type);
+  to_record(input, r);
   return r;
+}
+
+void to_record(const Input& input, snapshot::Record& out) {
+  const Schema& s = schema();
+  if (out.type() != s.input_type) out = snapshot::Record(s.schema, s.input_type);
+  out.set(s.input_move, input.move);
+  out.set(s.input_aim, input.aim);
+  out.set(s.input_dash, input.dash);
+  out.set(s.input_shoot, input.shoot);
+  out.set(s.input_fire, input.fire);
+  out.quantize();
 }
 
 Input from_record(const snapshot::Record& r) {

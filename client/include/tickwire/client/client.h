@@ -272,6 +272,7 @@ class Client {
 
   // The session, from the Welcome on.
   PacketChannel channel_;
+  std::vector<Sequence> acked_;  // take_acked's, kept for its storage
   std::unique_ptr<timesync::TimeSystem> time_;
   std::unique_ptr<prediction::ClientPrediction> prediction_;
   prediction::InputRedundancy redundancy_;

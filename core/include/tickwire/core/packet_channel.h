@@ -53,6 +53,9 @@ class PacketChannel {
   // Sequences of ours that the peer acknowledged since the last call (the
   // newest kWindow of them; none with Acks::kIgnored).
   std::vector<Sequence> take_acked();
+  // The same into `out` (cleared first), trading storage with it: an owner
+  // that keeps `out` between calls allocates nothing per packet.
+  void take_acked(std::vector<Sequence>& out);
   // The RTT sample carried by the last accepted header, if it held one of
   // our packets that we still remember sending.
   std::optional<RttSample> take_rtt_sample();

@@ -241,6 +241,9 @@ class Game final : public prediction::NetGame {
 
 // Conversions between the game's input and its wire record.
 snapshot::Record to_record(const Input& input);
+// The same into `out`, reusing its storage when it already holds an input
+// (a client samples one every tick).
+void to_record(const Input& input, snapshot::Record& out);
 Input from_record(const snapshot::Record& record);
 
 // Checks an input decoded from the network: finite, in range.
