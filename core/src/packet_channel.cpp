@@ -85,7 +85,11 @@ PacketChannel::Verdict PacketChannel::receive(const PacketHeader& header, Time n
   return Verdict::kAccept;
 }
 
-std::vector<Sequence> PacketChannel::take_acked() { return std::exchange(newly_acked_, {}); }
+std::vector<Sequence> PacketChannel::take_acked() {
+  std::vector<Sequence> out;
+  take_acked(out);
+  return out;
+}
 
 void PacketChannel::take_acked(std::vector<Sequence>& out) {
   out.clear();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tickwire/core/tick.h"
+#include "tickwire/core/tick_slots.h"
 
 namespace tickwire {
 
@@ -17,7 +18,7 @@ template <class T>
 class TickBuffer {
  public:
   // Throws std::invalid_argument for capacity 0: a set-up error.
-  explicit TickBuffer(std::size_t capacity) : slots_(checked(capacity)) {}
+  explicit TickBuffer(std::size_t capacity) : slots_(checked(capacity)), index_(capacity) {}
 
   // Stores value for tick, replacing whatever shared its slot. An occupied
   // slot's value is assigned rather than rebuilt, so a value that owns
@@ -80,7 +81,7 @@ class TickBuffer {
     if (capacity == 0) throw std::invalid_argument("TickBuffer capacity must be at least 1");
     return capacity;
   }
-  std::size_t index(Tick tick) const { return static_cast<std::size_t>(tick.value()) % slots_.size(); }
+  std::size_t index(Tick tick) const { return index_(tick); }
 
   // Only needed when the newest entry leaves, which normal forward use
   // (inserting ever newer ticks) never causes.
@@ -92,6 +93,7 @@ class TickBuffer {
   }
 
   std::vector<std::optional<Entry>> slots_;
+  TickSlots index_;
   std::optional<Tick> newest_;
 };
 

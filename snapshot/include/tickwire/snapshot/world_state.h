@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tickwire/core/tick.h"
+#include "tickwire/core/tick_slots.h"
 #include "tickwire/snapshot/body_models.h"
 #include "tickwire/snapshot/ids.h"
 #include "tickwire/snapshot/schema.h"
@@ -21,23 +22,6 @@ namespace tickwire::snapshot {
 
 class World;
 class WorldState;
-
-// A tick's slot in a ring of `size` slots: the tick modulo the size, by a
-// mask when the size is a power of two. Rings are read for every entity
-// of every client's snapshot, and a 64-bit division costs tens of cycles.
-class TickSlots {
- public:
-  TickSlots() = default;
-  explicit TickSlots(std::size_t size) : size_(size), mask_(size != 0 && (size & (size - 1)) == 0 ? size - 1 : 0) {}
-  std::size_t operator()(Tick tick) const {
-    const auto t = static_cast<std::size_t>(tick.value());
-    return mask_ != 0 || size_ == 1 ? t & mask_ : t % size_;
-  }
-
- private:
-  std::size_t size_ = 1;
-  std::size_t mask_ = 0;
-};
 
 // The code storage of a server's history of captured states, one slot per
 // tick modulo its depth: what the views of every client point into instead

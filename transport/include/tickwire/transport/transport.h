@@ -118,9 +118,9 @@ class Transport {
   // Gives back the data of an event poll() returned, once read, for a
   // later event to take instead of allocating its own: a server receiving
   // a datagram from each of hundreds of clients a tick then allocates
-  // nothing per datagram. Optional: a buffer not given back is simply
-  // freed. The default drops it.
-  virtual void recycle(std::vector<std::uint8_t>&& buffer) { std::vector<std::uint8_t>().swap(buffer); }
+  // nothing per datagram. Optional: a buffer not given back is freed with
+  // its event, which is all the default does.
+  virtual void recycle(std::vector<std::uint8_t>&& /*buffer*/) {}
 
   // Sends what is queued without waiting (for shutdown).
   virtual void flush(Time now) = 0;
