@@ -34,6 +34,7 @@ constexpr const char* kUsage =
     "  --json FILE         write the results as JSON\n"
     "  --adaptive-late-rate R  the adaptive provider's target late rate (default 1e-3)\n"
     "  --adaptive-late-event-cost MS  the adaptive provider's lead worth sparing a late event a second (100)\n"
+    "  --adaptive-no-hold  the adaptive provider without its hold for rises that keep coming back\n"
     "  --redundancy N      N inputs per packet, sent once (1..16), instead of the runtime's policy\n"
     "  --trace FILE        write client 0's timelines as CSV every 100 ms (last run wins)\n"
     "  --list              list the profiles and exit\n";
@@ -53,6 +54,7 @@ struct Options {
   std::string trace;
   std::optional<double> late_rate;
   std::optional<double> late_event_cost_ms;
+  bool no_hold = false;
   std::uint32_t fixed_redundancy = 0;  // 0: the runtime's policy
   bool list = false;
 };
@@ -140,6 +142,8 @@ std::optional<Options> parse(int argc, char** argv) {
         if (!(*o.late_event_cost_ms >= 0 && *o.late_event_cost_ms <= 100000)) {
           throw std::invalid_argument("--adaptive-late-event-cost");
         }
+      } else if (arg == "--adaptive-no-hold") {
+        o.no_hold = true;
       } else if (arg == "--adaptive-late-rate") {
         const auto v = value();
         if (!v) return std::nullopt;
@@ -240,6 +244,7 @@ int run(int argc, char** argv) {
     config.trace_path = o.trace;
     config.adaptive_late_rate = o.late_rate;
     config.adaptive_late_event_cost_ms = o.late_event_cost_ms;
+    config.adaptive_hold = !o.no_hold;
     for (const std::uint32_t hz : o.send_rates) {
       config.send_rate = hz;
       std::vector<RunResult> group;

@@ -38,6 +38,7 @@ std::unique_ptr<timesync::TimeProvider> make_provider(ProviderKind kind, const P
       if (settings.adaptive_late_event_cost_ms) {
         config.lead.late_event_cost = Duration::micros(std::llround(*settings.adaptive_late_event_cost_ms * 1000.0));
       }
+      config.recurring_rises.enabled = settings.adaptive_hold;
       return std::make_unique<timesync::ClientTimeProvider>(config);
     }
     case ProviderKind::kN4e: {

@@ -32,6 +32,7 @@ struct ProviderSettings {
   std::uint32_t send_rate = 60;                       // snapshots per second, for those that must be told
   std::optional<double> adaptive_late_rate;           // overrides ours' target late rate
   std::optional<double> adaptive_late_event_cost_ms;  // overrides ours' late event cost
+  bool adaptive_hold = true;                          // ours' hold for recurring rises
 };
 
 std::unique_ptr<timesync::TimeProvider> make_provider(ProviderKind kind, const ProviderSettings& settings);

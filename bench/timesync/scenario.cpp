@@ -125,7 +125,8 @@ class Harness {
         static_cast<std::size_t>(config.length.seconds_f() * config.tick_rate) + 16 * config.tick_rate;
     server_ = net_.create_endpoint(server_address_);
     const std::vector<LinkStep> schedule = link_schedule(profile, config.length);
-    const ProviderSettings settings{config.send_rate, config.adaptive_late_rate, config.adaptive_late_event_cost_ms};
+    const ProviderSettings settings{config.send_rate, config.adaptive_late_rate, config.adaptive_late_event_cost_ms,
+                                    config.adaptive_hold};
     for (std::uint32_t i = 0; i < config.clients; ++i) {
       auto made = make_provider(provider, settings);
       auto* n4e = dynamic_cast<timesync::N4eTimeProvider*>(made.get());

@@ -46,6 +46,7 @@ struct RunConfig {
   // When set, overrides the adaptive provider's target late rate.
   std::optional<double> adaptive_late_rate;
   std::optional<double> adaptive_late_event_cost_ms;
+  bool adaptive_hold = true;
 };
 
 struct RunResult {

@@ -29,6 +29,7 @@ ClientTimeProvider::ClientTimeProvider(ClientTimeProviderConfig config)
     : config_(config),
       lead_(config.lead),
       interpolation_(config.interpolation),
+      rises_(config.recurring_rises),
       lead_filter_(config.lead_filter),
       delay_filter_(config.delay_filter),
       predicted_(with_mode(config.predicted_steering, config.mode)),
@@ -72,6 +73,8 @@ void ClientTimeProvider::forget_if_clock_stepped(const ClientMeasurements& m) {
   clock_steps_seen_ = m.clock().steps();
   lead_.clear();
   interpolation_.clear();
+  rises_.clear();
+  holding_ = false;
   lead_learning_ = true;
 }
 
@@ -79,6 +82,7 @@ void ClientTimeProvider::on_snapshot(const ProviderInputs& in, const SnapshotObs
   const ClientMeasurements& m = measurements_of(in);
   forget_if_clock_stepped(m);
   if (obs.need) lead_.add(obs.received, *obs.need);
+  rises_.on_late(obs.received, obs.newly_late);
   if (obs.newest && config_.measure_interpolation) {
     const auto server = m.clock().server_time(obs.received);
     const Time previous = obs.previous_frame.value_or(obs.received);
@@ -102,7 +106,19 @@ Advance ClientTimeProvider::advance(Timelines& t, const ProviderInputs& in, Dura
   // allowance for ignorance, not a measured need.
   const bool learning_ended = lead_learning_ && !lead_.learning() && lead_.samples() > 0;
   lead_learning_ = lead_.learning();
-  const Duration lead = lead_.settled() && !learning_ended ? lead_filter_.update(in.now, raw_lead(m)) : raw_lead(m);
+  Duration raw = raw_lead(m);
+  // Not while learning: the requirement is then the largest need seen plus
+  // a margin, and its steps are what learning finds, not a route changing.
+  if (lead_.settled() && !lead_.learning()) {
+    // `holding_` as the last frame left it: a rise met under the hold.
+    rises_.observe(in.now, raw, holding_);
+    const auto floor = rises_.floor(in.now, raw, config_.lead.late_event_cost);
+    holding_ = floor && *floor > raw;
+    if (holding_) raw = *floor;
+  } else {
+    holding_ = false;
+  }
+  const Duration lead = lead_.settled() && !learning_ended ? lead_filter_.update(in.now, raw) : raw;
   if (!lead_.settled() || learning_ended) lead_filter_.reset(in.now, lead);
   const Duration delay = interpolation_.required_delay() ? delay_filter_.update(in.now, raw_delay(m)) : raw_delay(m);
   if (!interpolation_.required_delay()) delay_filter_.reset(in.now, delay);

@@ -14,6 +14,7 @@
 
 #include "tickwire/timesync/interpolation_estimator.h"
 #include "tickwire/timesync/lead_estimator.h"
+#include "tickwire/timesync/recurring_rises.h"
 #include "tickwire/timesync/steering.h"
 #include "tickwire/timesync/time_provider.h"
 
@@ -33,13 +34,14 @@ inline SteeringConfig default_interpolation_steering() {
 }
 
 // Targets rise at once by anything over half a millisecond, and fall only
-// after ten seconds of being 2 ms too high, by a millisecond a second. A high quantile must fall between the rare samples that raise it,
-// so every rise is followed by a fall: holding long and falling slowly keeps
-// those cycles (each one a change of sign of the time scale) to well under
-// one a minute, and a lead or buffer that shrinks over tens of seconds costs
-// nothing anyone sees. A fall of more than 20 ms (a shorter route) is a
-// change, not a wobble: it is followed after 2 s, a fifth of the gap a
-// second (TargetFilterConfig's defaults).
+// after ten seconds of being 2 ms too high, by a millisecond a second. A high
+// quantile must fall between the rare samples that raise it, so every rise is
+// followed by a fall: holding long and falling slowly keeps those cycles
+// (each one a change of sign of the time scale) to well under one a minute,
+// and a lead or buffer that shrinks over tens of seconds costs nothing anyone
+// sees. A fall of more than 20 ms (a shorter route) is a change, not a
+// wobble: it is followed after a second, by the whole gap a second (the
+// steering bounds how fast the timeline moves).
 inline TargetFilterConfig default_target_filter() {
   TargetFilterConfig c;
   c.rise_hysteresis = Duration::micros(500);
@@ -76,6 +78,10 @@ struct ClientTimeProviderConfig {
   // one, and the client spares the estimator's search (about a tenth of a
   // thin bot's CPU).
   bool measure_interpolation = true;
+  // Holds the lead at the level its large rises keep returning to, when
+  // following it down costs more in late inputs than the hold in latency
+  // (recurring_rises.h; weighed at lead.late_event_cost).
+  RecurringRisesConfig recurring_rises;
   TargetFilterConfig lead_filter = default_target_filter();
   TargetFilterConfig delay_filter = default_target_filter();
   SteeringConfig predicted_steering;
@@ -97,6 +103,8 @@ class ClientTimeProvider final : public TimeProvider {
   // The targets as filtered, for statistics.
   std::optional<Duration> target_lead() const { return lead_filter_.value(); }
   std::optional<Duration> target_delay() const { return delay_filter_.value(); }
+  // True while the lead is held up for rises that keep coming back.
+  bool lead_held() const { return holding_; }
 
  private:
   Duration raw_lead(const ClientMeasurements& m) const;
@@ -106,12 +114,14 @@ class ClientTimeProvider final : public TimeProvider {
   ClientTimeProviderConfig config_;
   LeadEstimator lead_;
   InterpolationEstimator interpolation_;
+  RecurringRises rises_;
   TargetFilter lead_filter_;
   TargetFilter delay_filter_;
   Steering predicted_;
   Steering interpolated_;
   std::uint64_t clock_steps_seen_ = 0;
   bool lead_learning_ = true;
+  bool holding_ = false;
 };
 
 }  // namespace tickwire::timesync
