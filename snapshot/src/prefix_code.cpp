@@ -1,6 +1,8 @@
 #include "prefix_code.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <numeric>
 #include <stdexcept>
 
@@ -8,7 +10,14 @@ namespace tickwire::snapshot::detail {
 
 void BitSink::append_bytes_to(std::vector<std::uint8_t>& out) const {
   const std::size_t bytes = (bits_ + 7) / 8;
-  for (std::size_t i = 0; i < bytes; ++i) out.push_back(static_cast<std::uint8_t>(words_[i / 8] >> (8 * (i % 8))));
+  const std::size_t at = out.size();
+  out.resize(at + bytes);
+  if constexpr (std::endian::native == std::endian::little) {
+    // The words' bytes are already in wire order: the whole body at once.
+    std::memcpy(out.data() + at, words_.data(), bytes);
+  } else {
+    for (std::size_t i = 0; i < bytes; ++i) out[at + i] = static_cast<std::uint8_t>(words_[i / 8] >> (8 * (i % 8)));
+  }
 }
 
 bool BitSource::at_clean_end() const {

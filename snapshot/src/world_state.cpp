@@ -52,6 +52,16 @@ void capture(const World& world, Tick tick, WorldState& out) {
     std::uint32_t* codes = out.append(e, spec.stride());
     quantize_entity(spec, world.slots(id), {codes, spec.stride()});
   });
+  out.build_id_index();
+}
+
+void WorldState::build_id_index() {
+  id_index_.clear();
+  if (entities_.empty()) return;
+  const std::uint64_t top = entities_.back().id.value;  // entities are in id order
+  if (top >= 2 * std::uint64_t{entities_.size()} + 4096) return;
+  id_index_.assign(static_cast<std::size_t>(top) + 1, kNoIndex);
+  for (std::size_t i = 0; i < entities_.size(); ++i) id_index_[entities_[i].id.value] = static_cast<std::uint32_t>(i);
 }
 
 void restore(const WorldState& state, World& world) {

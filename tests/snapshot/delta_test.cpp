@@ -238,6 +238,60 @@ TEST(Delta, ListedRelevancyMatchesItsPredicate) {
   }
 }
 
+// A capture looks listed ids up in its id table; a state without one
+// (a copy that was changed, or sparse ids) searches. Both give the same.
+TEST(Delta, ListedDiffIsTheSameWithoutTheIdTable) {
+  Scene scene(testing::test_seed("Delta.ListedDiffIsTheSameWithoutTheIdTable"), 30);
+  const WorldState before = scene.capture_at(1);
+  scene.step();
+  scene.world.despawn(scene.things[5]);
+  scene.world.spawn(scene.k.pebble);
+  const WorldState after = scene.capture_at(2);
+  ASSERT_FALSE(after.id_index().empty());
+  WorldState searched = after;
+  searched.sort_by_id();  // already sorted; any change drops the table
+  ASSERT_TRUE(searched.id_index().empty());
+  std::vector<EntityId> listed;
+  for (std::uint32_t id = 0; id < scene.world.id_limit() + 5; id += 2) listed.push_back(EntityId{id});
+  std::vector<DeltaItem> indexed;
+  std::vector<DeltaItem> plain;
+  diff_states(scene.k.schema, after, &before, Relevancy::of_ids(listed), indexed);
+  diff_states(scene.k.schema, searched, &before, Relevancy::of_ids(listed), plain);
+  ASSERT_EQ(indexed.size(), plain.size());
+  for (std::size_t i = 0; i < indexed.size(); ++i) {
+    EXPECT_EQ(indexed[i].base, plain[i].base) << i;
+    EXPECT_EQ(indexed[i].current, plain[i].current) << i;
+    EXPECT_EQ(indexed[i].op, plain[i].op) << i;
+  }
+}
+
+TEST(Delta, TheIdTableMapsEveryIdAndOnlyDenseOnes) {
+  Scene scene(testing::test_seed("Delta.TheIdTableMapsEveryIdAndOnlyDenseOnes"), 10);
+  const WorldState s = scene.capture_at(1);
+  const auto index = s.id_index();
+  ASSERT_FALSE(index.empty());
+  std::size_t mapped = 0;
+  for (std::uint32_t id = 0; id < index.size(); ++id) {
+    if (index[id] == WorldState::kNoIndex) {
+      EXPECT_EQ(s.find(EntityId{id}), nullptr) << id;
+      continue;
+    }
+    ++mapped;
+    EXPECT_EQ(s.entities()[index[id]].id, EntityId{id});
+  }
+  EXPECT_EQ(mapped, s.size());
+  // Ids far apart would make a table mostly empty: none is built.
+  WorldState sparse;
+  sparse.append(EntityState{EntityId{1}, scene.k.pebble, 0, Tick(1), 0}, 0);
+  sparse.append(EntityState{EntityId{1'000'000}, scene.k.pebble, 0, Tick(1), 0}, 0);
+  sparse.build_id_index();
+  EXPECT_TRUE(sparse.id_index().empty());
+  // Building a state drops a table it had.
+  WorldState changed = s;
+  changed.clear();
+  EXPECT_TRUE(changed.id_index().empty());
+}
+
 // Encodes the same motion with and without the prediction steps.
 std::size_t bytes_for(bool motion, bool adaptive, std::uint64_t seed) {
   Scene scene(seed, 60);

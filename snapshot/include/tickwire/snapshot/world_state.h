@@ -72,6 +72,15 @@ class WorldState {
     if (shared_ != nullptr && (e.offset & EntityState::kOwnCodes) == 0) return shared_->at(e.updated, e.offset);
     return codes_.data() + (e.offset & ~EntityState::kOwnCodes);
   }
+  // Where each id is in entities(), by id: kNoIndex for an id the state
+  // does not hold. capture() builds it when the ids are dense enough (at
+  // most twice the entities plus 4096); empty otherwise, and once the state
+  // is changed. Every client's diff against a capture looks its listed ids
+  // up here instead of searching.
+  static constexpr std::uint32_t kNoIndex = ~std::uint32_t{0};
+  std::span<const std::uint32_t> id_index() const { return id_index_; }
+  void build_id_index();
+
   // Binary search by id; nullptr when absent.
   const EntityState* find(EntityId id) const {
     auto it = std::lower_bound(entities_.begin(), entities_.end(), id,
@@ -85,6 +94,7 @@ class WorldState {
     entities_.clear();
     codes_.clear();
     models_.reset();
+    id_index_.clear();
   }
   // From here on (until the next call), entities appended with
   // append_shared keep their codes in `shared` rather than here; nullptr
@@ -101,13 +111,17 @@ class WorldState {
   std::size_t capacity() const { return entities_.capacity(); }
   // Appends an entity whose codes are those at `e.offset` in the shared
   // capture of tick `e.updated`.
-  void append_shared(const EntityState& e) { entities_.push_back(e); }
+  void append_shared(const EntityState& e) {
+    id_index_.clear();
+    entities_.push_back(e);
+  }
   // Appends an entity with room for `stride` codes and returns them.
   // Callers append in increasing id order or call sort_by_id() after.
   std::uint32_t* append(const EntityState& e, std::uint16_t stride) {
     EntityState copy = e;
     const std::size_t at = codes_.size();
     copy.offset = static_cast<std::uint32_t>(at) | (shared_ != nullptr ? EntityState::kOwnCodes : 0U);
+    id_index_.clear();
     entities_.push_back(copy);
     codes_.resize(at + stride);
     return codes_.data() + at;
@@ -116,6 +130,7 @@ class WorldState {
   void append_copy(const EntityState& e, const std::uint32_t* codes, std::uint16_t stride) {
     EntityState copy = e;
     copy.offset = static_cast<std::uint32_t>(codes_.size()) | (shared_ != nullptr ? EntityState::kOwnCodes : 0U);
+    id_index_.clear();
     entities_.push_back(copy);
     codes_.insert(codes_.end(), codes, codes + stride);
   }
@@ -123,10 +138,12 @@ class WorldState {
   std::uint32_t* last_codes(std::uint16_t stride) { return codes_.data() + codes_.size() - stride; }
   void pop_back(std::uint16_t stride) {
     const bool own = shared_ == nullptr || (entities_.back().offset & EntityState::kOwnCodes) != 0;
+    id_index_.clear();
     entities_.pop_back();
     if (own) codes_.resize(codes_.size() - stride);
   }
   void sort_by_id() {
+    id_index_.clear();
     std::sort(entities_.begin(), entities_.end(),
               [](const EntityState& a, const EntityState& b) { return a.id < b.id; });
   }
@@ -153,6 +170,7 @@ class WorldState {
   std::vector<std::uint32_t> codes_;
   std::shared_ptr<const ModelState> models_;
   const SharedCodes* shared_ = nullptr;
+  std::vector<std::uint32_t> id_index_;
 };
 
 inline bool SharedCodes::holds(const WorldState& state) const {
