@@ -9,6 +9,11 @@
 // with the timer paused, so only encoding and the hand-out of clients to
 // threads are timed.
 //
+// decode_thin is the other end of the shared path: 64 clients' snapshots
+// (acks spread the same way, every packet delivered) each decoded by a
+// receiver of its own, as a thin bot keeps its baseline; only the decoding
+// is timed.
+//
 // encode_coding compares the codings on one thread, with clients acking 2
 // to 5 ticks behind (four baselines in use each tick, as round trips
 // spread): adaptive models per client, a codebook (trained on the scene's
@@ -28,6 +33,7 @@
 #include "encode_pool.h"
 #include "tickwire/arena/arena.h"
 #include "tickwire/snapshot/codebook.h"
+#include "tickwire/snapshot/receiver.h"
 #include "tickwire/snapshot/entity_bits_cache.h"
 #include "tickwire/snapshot/reference_probe.h"
 #include "tickwire/snapshot/sender.h"
@@ -201,8 +207,65 @@ void encode_on_workers(benchmark::State& state) {
 // every client coding its own entities (1), and the shared path (2).
 void encode_coding(benchmark::State& state) { run(state, 1, static_cast<Coding>(state.range(0)), spread); }
 
+void decode_thin(benchmark::State& state) {
+  constexpr std::size_t kReceivers = 64;
+  const Scene& s = scene();
+  snapshot::SenderConfig config;
+  config.codebook = codebook();
+  snapshot::ReceiverConfig receiver_config;
+  receiver_config.codebook = config.codebook;
+  std::vector<std::unique_ptr<snapshot::SnapshotSender>> senders;
+  std::vector<std::unique_ptr<snapshot::SnapshotReceiver>> receivers;
+  std::vector<std::vector<std::uint8_t>> out(kReceivers);
+  snapshot::SharedReferenceProbe probe(arena::schema().schema);
+  for (std::size_t c = 0; c < kReceivers; ++c) {
+    senders.push_back(std::make_unique<snapshot::SnapshotSender>(arena::schema().schema, config));
+    senders.back()->set_relevancy(snapshot::Relevancy::of_ids(s.near[c * (kClients / kReceivers)]));
+    senders.back()->set_shared_probe(&probe);
+    receivers.push_back(std::make_unique<snapshot::SnapshotReceiver>(arena::schema().schema, receiver_config));
+  }
+  snapshot::EntityBitsCache cache;
+  snapshot::WorldHistory history(2 * snapshot::SenderConfig{}.history_ticks);
+  snapshot::World world(arena::schema().schema);
+  std::size_t t = kWarmTicks;
+  const auto encode_tick = [&] {
+    snapshot::restore(s.ticks[t], world);
+    history.capture(world, s.ticks[t].tick());
+    probe.update(history, s.ticks[t].tick());
+    for (std::size_t c = 0; c < kReceivers; ++c) {
+      senders[c]->encode(history, s.ticks[t].tick(), out[c], &cache);
+      if (t >= spread(c)) senders[c]->acknowledge(s.ticks[t - spread(c)].tick());
+    }
+    ++t;
+  };
+  std::uint64_t failed = 0;
+  const auto decode_tick = [&] {
+    for (std::size_t c = 0; c < kReceivers; ++c) failed += receivers[c]->receive(out[c]).ok() ? 0U : 1U;
+  };
+  while (t < 2 * kWarmTicks) {
+    encode_tick();
+    decode_tick();
+  }
+  for (auto _ : state) {
+    if (t == s.ticks.size()) {
+      state.SkipWithError("ran out of captured ticks");
+      break;
+    }
+    state.PauseTiming();
+    encode_tick();
+    state.ResumeTiming();
+    decode_tick();
+  }
+  if (failed > 0) state.SkipWithError("a snapshot failed to decode");
+  const auto decoded = state.iterations() * static_cast<benchmark::IterationCount>(kReceivers);
+  state.SetItemsProcessed(decoded);
+  state.counters["us_per_snapshot"] =
+      benchmark::Counter(static_cast<double>(decoded), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
 BENCHMARK(encode_on_workers)->Arg(1)->Arg(2)->Iterations(1500)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(encode_coding)->Arg(0)->Arg(1)->Arg(2)->Iterations(1500)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(decode_thin)->Iterations(1500)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

@@ -241,9 +241,10 @@ bool code_changed_entity(Io& io, const TypeSpec& type, TypeModels& models, const
         continue;
       }
       const std::uint32_t pred = predicted(c, base, m, i, c.second_order, motion);
-      if (!code_value(io, models.component(i).residual(context), c, pred, codes[i], context)) {
-        return false;
-      }
+      // The prefix coders' codes are fixed: they read no model.
+      ResidualModelRef model{nullptr, nullptr};
+      if constexpr (Io::kRangeCoded) model = models.component(i).residual(context);
+      if (!code_value(io, model, c, pred, codes[i], context)) return false;
     }
   }
   return true;

@@ -8,7 +8,9 @@
 // Bits are packed least significant first, as everywhere on the wire; a
 // code's bits go out first bit first, so a reader takes them one at a time.
 
+#include <bit>
 #include <cstddef>
+#include <cstring>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -93,7 +95,12 @@ class BitSource {
   std::uint32_t peek(int count) const {
     const std::size_t byte = pos_ >> 3;
     std::uint32_t v = 0;
-    for (std::size_t i = 0; i < 4 && byte + i < bytes_.size(); ++i) v |= std::uint32_t{bytes_[byte + i]} << (8 * i);
+    if (std::endian::native == std::endian::little && byte + 4 <= bytes_.size()) {
+      // Away from the end, one load: a client peeks a few times an entity.
+      std::memcpy(&v, bytes_.data() + byte, 4);
+    } else {
+      for (std::size_t i = 0; i < 4 && byte + i < bytes_.size(); ++i) v |= std::uint32_t{bytes_[byte + i]} << (8 * i);
+    }
     return (v >> (pos_ & 7U)) & ((1U << count) - 1U);
   }
   // Takes `count` bits peeked; false (and overran()) when fewer are left.
