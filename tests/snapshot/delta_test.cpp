@@ -213,6 +213,15 @@ TEST(Delta, RelevancyDecidesWhatAClientSees) {
 
 // A listed relevancy classifies exactly as the predicate over the same ids,
 // including listed ids the world no longer holds and entities that left.
+void expect_same_items(const std::vector<DeltaItem>& got, const std::vector<DeltaItem>& expected) {
+  ASSERT_EQ(got.size(), expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].base, expected[i].base) << i;
+    EXPECT_EQ(got[i].current, expected[i].current) << i;
+    EXPECT_EQ(got[i].op, expected[i].op) << i;
+  }
+}
+
 TEST(Delta, ListedRelevancyMatchesItsPredicate) {
   Scene scene(testing::test_seed("Delta.ListedRelevancyMatchesItsPredicate"), 30);
   const WorldState before = scene.capture_at(1);
@@ -229,12 +238,7 @@ TEST(Delta, ListedRelevancyMatchesItsPredicate) {
     std::vector<DeltaItem> got;
     diff_states(scene.k.schema, after, baseline, predicate, expected);
     diff_states(scene.k.schema, after, baseline, Relevancy::of_ids(listed), got);
-    ASSERT_EQ(got.size(), expected.size());
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      EXPECT_EQ(got[i].base, expected[i].base) << i;
-      EXPECT_EQ(got[i].current, expected[i].current) << i;
-      EXPECT_EQ(got[i].op, expected[i].op) << i;
-    }
+    expect_same_items(got, expected);
   }
 }
 
@@ -257,12 +261,7 @@ TEST(Delta, ListedDiffIsTheSameWithoutTheIdTable) {
   std::vector<DeltaItem> plain;
   diff_states(scene.k.schema, after, &before, Relevancy::of_ids(listed), indexed);
   diff_states(scene.k.schema, searched, &before, Relevancy::of_ids(listed), plain);
-  ASSERT_EQ(indexed.size(), plain.size());
-  for (std::size_t i = 0; i < indexed.size(); ++i) {
-    EXPECT_EQ(indexed[i].base, plain[i].base) << i;
-    EXPECT_EQ(indexed[i].current, plain[i].current) << i;
-    EXPECT_EQ(indexed[i].op, plain[i].op) << i;
-  }
+  expect_same_items(indexed, plain);
 }
 
 TEST(Delta, TheIdTableMapsEveryIdAndOnlyDenseOnes) {
