@@ -11,6 +11,7 @@
 
 #include "snapshot_fixture.h"
 #include "tickwire/snapshot/body_models.h"
+#include "tickwire/snapshot/world.h"
 
 namespace tickwire::snapshot {
 namespace {
@@ -66,6 +67,26 @@ TEST(StateRing, ACopyOwnsCopiesOfTheStates) {
 // A burst of packets whose models stay held (acks held up by a stall)
 // grows a coder's pool of model blocks; once they are let go, the pool
 // shrinks back to a few spares instead of keeping its high-water mark.
+// Clients diff against the newest capture: only it keeps an id table, and
+// the table's storage moves on with each capture rather than being made
+// again.
+TEST(WorldHistory, OnlyTheNewestCaptureKeepsAnIdTable) {
+  const testing::KitchenSink k;
+  World world(k.schema);
+  for (int i = 0; i < 20; ++i) world.spawn(k.pebble);
+  WorldHistory history(8);
+  history.capture(world, Tick(1));
+  ASSERT_EQ(history.find(Tick(1))->id_index().size(), 20U);
+  const std::uint32_t* storage = history.find(Tick(1))->id_index().data();
+  history.capture(world, Tick(2));
+  EXPECT_TRUE(history.find(Tick(1))->id_index().empty());
+  ASSERT_EQ(history.find(Tick(2))->id_index().size(), 20U);
+  EXPECT_EQ(history.find(Tick(2))->id_index().data(), storage);
+  for (std::uint32_t t = 3; t <= 20; ++t) history.capture(world, Tick(t));  // round the ring twice
+  EXPECT_EQ(history.find(Tick(20))->id_index().size(), 20U);
+  EXPECT_TRUE(history.find(Tick(19))->id_index().empty());
+}
+
 TEST(BodyModels, APoolShrinksBackAfterABurstOfHeldStates) {
   const testing::KitchenSink k;
   BodyModels models;

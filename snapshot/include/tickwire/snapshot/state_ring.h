@@ -150,8 +150,13 @@ class WorldHistory {
     if (ring_.newest() && tick <= *ring_.newest()) {
       throw std::invalid_argument("WorldHistory: captured ticks must increase");
     }
+    // Clients diff against the newest capture: only it keeps an id table,
+    // whose storage passes from one to the next.
+    StateRing::Slot* newest = ring_.newest() ? ring_.find(*ring_.newest()) : nullptr;
+    WorldState* previous = newest != nullptr ? newest->state.get() : nullptr;
     auto& slot = ring_.claim(tick);
     WorldState& state = *slot.state;
+    if (previous != nullptr && previous != &state) previous->pass_id_index_storage(state);
     state.refer_to(nullptr);
     snapshot::capture(world, tick, state);
     const std::size_t at = shared_.index_(tick);

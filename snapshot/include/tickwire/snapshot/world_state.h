@@ -80,6 +80,13 @@ class WorldState {
   static constexpr std::uint32_t kNoIndex = ~std::uint32_t{0};
   std::span<const std::uint32_t> id_index() const { return id_index_; }
   void build_id_index();
+  // Drops this state's table and hands its storage to `to` (emptied), for
+  // a history where only the newest capture keeps one.
+  void pass_id_index_storage(WorldState& to) {
+    to.id_index_.swap(id_index_);
+    to.id_index_.clear();
+    id_index_.clear();
+  }
 
   // Binary search by id; nullptr when absent.
   const EntityState* find(EntityId id) const {
