@@ -58,7 +58,12 @@ void capture(const World& world, Tick tick, WorldState& out) {
 void WorldState::build_id_index() {
   id_index_.clear();
   if (entities_.empty()) return;
-  const std::uint64_t top = entities_.back().id.value;  // entities are in id order
+  // Only for entities in increasing id order (a capture's): the diff reads
+  // the positions as increasing with the ids.
+  for (std::size_t i = 1; i < entities_.size(); ++i) {
+    if (!(entities_[i - 1].id < entities_[i].id)) return;
+  }
+  const std::uint64_t top = entities_.back().id.value;
   if (top >= 2 * std::uint64_t{entities_.size()} + 4096) return;
   id_index_.assign(static_cast<std::size_t>(top) + 1, kNoIndex);
   for (std::size_t i = 0; i < entities_.size(); ++i) id_index_[entities_[i].id.value] = static_cast<std::uint32_t>(i);

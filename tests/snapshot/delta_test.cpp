@@ -285,6 +285,12 @@ TEST(Delta, TheIdTableMapsEveryIdAndOnlyDenseOnes) {
   sparse.append(EntityState{EntityId{1'000'000}, scene.k.pebble, 0, Tick(1), 0}, 0);
   sparse.build_id_index();
   EXPECT_TRUE(sparse.id_index().empty());
+  // Nor for ids out of order (a state built by hand, not yet sorted).
+  WorldState unsorted;
+  unsorted.append(EntityState{EntityId{9}, scene.k.pebble, 0, Tick(1), 0}, 0);
+  unsorted.append(EntityState{EntityId{3}, scene.k.pebble, 0, Tick(1), 0}, 0);
+  unsorted.build_id_index();
+  EXPECT_TRUE(unsorted.id_index().empty());
   // Building a state drops a table it had.
   WorldState changed = s;
   changed.clear();

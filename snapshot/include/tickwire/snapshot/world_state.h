@@ -74,9 +74,9 @@ class WorldState {
   }
   // Where each id is in entities(), by id: kNoIndex for an id the state
   // does not hold. capture() builds it when the ids are dense enough (at
-  // most twice the entities plus 4096); empty otherwise, and once the state
-  // is changed. Every client's diff against a capture looks its listed ids
-  // up here instead of searching.
+  // most twice the entities plus 4096) and in increasing order; empty
+  // otherwise, and once the state is changed. Every client's diff against
+  // a capture looks its listed ids up here instead of searching.
   static constexpr std::uint32_t kNoIndex = ~std::uint32_t{0};
   std::span<const std::uint32_t> id_index() const { return id_index_; }
   void build_id_index();
