@@ -18,7 +18,10 @@ std::optional<EntityBitsCache::Bits> EntityBitsCache::find(const Key& key) const
   if (key.current < heads_.size()) {
     for (std::uint32_t e = heads_[key.current]; e != kNone; e = entries_[e].next) {
       const Entry& entry = entries_[e];
-      if (entry.key == key) {
+      // A chain is one entity's: what tells its entries apart is the
+      // baseline first, then the references.
+      if (entry.key.baseline == key.baseline && entry.key.reference == key.reference &&
+          entry.key.reference2 == key.reference2 && entry.key.motion == key.motion) {
         ++hits_;
         return Bits{std::span(words_).subspan(entry.offset, (entry.bits + 63) / 64), entry.bits};
       }

@@ -37,14 +37,15 @@ class ReferenceCursor {
       den2 = r->updated - r2->updated;
     }
     // Entities updated together share their tick distances: reuse the
-    // factors (their divisions are the costly part).
+    // factors (their divisions are the costly part). They stay in m from
+    // the entity that computed them; only a context with a reference reads
+    // them.
     if (num != last_num_ || den != last_den_ || den2 != last_den2_) {
-      last_factors_ = motion_factors(num, den, den2);
+      m.factors = motion_factors(num, den, den2);
       last_num_ = num;
       last_den_ = den;
       last_den2_ = den2;
     }
-    m.factors = last_factors_;
     if (!m.factors.second_order) m.ref2 = nullptr;
     return m;
   }
@@ -68,7 +69,6 @@ class ReferenceCursor {
   std::int64_t last_num_ = -1;
   std::int64_t last_den_ = -1;
   std::int64_t last_den2_ = -1;
-  MotionFactors last_factors_;
 };
 
 }  // namespace tickwire::snapshot::detail

@@ -264,7 +264,10 @@ bool PrefixDecodeIo::begin(const PrefixType& type) {
   type_ = &type;
   next_ = 0;
   context_ = 0;
-  outcomes_.assign(type.decisions.size(), 0);
+  // Every decision of a chunk read is written below; only those of the
+  // chunks left out are zeroed (a memset call for ten bytes cost more).
+  outcomes_.resize(type.decisions.size());
+  std::size_t written = 0;
   int context = 0;
   for (std::size_t k = 0; k < type.chunks.size(); ++k) {
     const PrefixChunk& chunk = type.chunks[k];
@@ -286,8 +289,10 @@ bool PrefixDecodeIo::begin(const PrefixType& type) {
         context = std::max<int>(context, outcome);
       }
     }
+    written = chunk.first + chunk.count;
     if (!more) break;
   }
+  for (std::size_t d = written; d < outcomes_.size(); ++d) outcomes_[d] = 0;
   return true;
 }
 
@@ -304,9 +309,10 @@ bool PrefixDecodeIo::residual(ResidualModelRef /*model*/, std::int64_t& r, int /
     std::uint32_t e = 0;
     if (!code.read(in_, e)) return fail("snapshot body ended early");
     ++e;
-    const bool negative = in_.bit();
-    m = (std::uint64_t{1} << e) | in_.bits(static_cast<int>(e));
-    r = negative ? -static_cast<std::int64_t>(m) : static_cast<std::int64_t>(m);
+    // The sign, then the lower bits: one read for both.
+    const std::uint32_t v = in_.bits(static_cast<int>(e) + 1);
+    m = (std::uint64_t{1} << e) | (v >> 1);
+    r = (v & 1U) != 0 ? -static_cast<std::int64_t>(m) : static_cast<std::int64_t>(m);
   } else if (cls == 1) {
     r = in_.bit() ? -1 : 1;
   } else {

@@ -158,8 +158,18 @@ std::optional<DecodeFailure> SnapshotDecoder::decode_body(std::span<const std::u
   detail::ReferenceCursor cursor(p.reference, p.reference2);
   std::size_t prev = 0;
   if (base != nullptr) {
+    out.reserve(base->size());
+    // Entities of one type tend to come in runs: look the type up once a run.
+    TypeId run_type{0xFFFF};
+    const TypeSpec* type_spec = nullptr;
+    TypeModels* run_models = nullptr;
     for (const EntityState& b : base->entities()) {
-      const TypeSpec& type = schema_.type(b.type);
+      if (b.type != run_type) {
+        run_type = b.type;
+        type_spec = &schema_.type(b.type);
+        run_models = nullptr;
+      }
+      const TypeSpec& type = *type_spec;
       const std::uint16_t stride = type.stride();
       const EntityOp op = decode_op(rc, models_.ops, prev);
       prev = static_cast<std::size_t>(op);
@@ -168,7 +178,8 @@ std::optional<DecodeFailure> SnapshotDecoder::decode_body(std::span<const std::u
       if (op != EntityOp::kSkipped) e.updated = tick;
       std::uint32_t* codes = out.append(e, stride);
       if (op == EntityOp::kChanged) {
-        TypeModels& type_models = models_.type(schema_, b.type);
+        if (run_models == nullptr) run_models = &models_.type(schema_, b.type);
+        TypeModels& type_models = *run_models;
         const std::uint8_t* motion = nullptr;
         if (p.reference != nullptr) {
           std::vector<std::uint8_t>& mask = masks_[b.type.value];
