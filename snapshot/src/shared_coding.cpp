@@ -105,6 +105,21 @@ PrefixType build_type(const TypeSpec& spec, const TypeModels* trained) {
       ++first;
     }
     chunk.count = first - chunk.first;
+    // At most 12 decisions (2^12 * 2 symbols), so 24 bits of outcomes.
+    chunk.unpacked.resize(chunk.outcomes);
+    for (std::uint32_t symbol = 0; symbol < chunk.outcomes; ++symbol) {
+      std::uint32_t rest = symbol;
+      std::uint32_t packed = 0;
+      std::uint32_t largest = 0;
+      for (std::size_t j = 0; j < chunk.count; ++j) {
+        const std::uint32_t radix = out.decisions[chunk.first + j].flag ? 2 : 3;
+        const std::uint32_t outcome = rest % radix;
+        rest /= radix;
+        packed |= outcome << (2 * j);
+        if (radix == 3) largest = std::max(largest, outcome);
+      }
+      chunk.unpacked[symbol] = packed | (largest << 30);
+    }
   }
   std::vector<std::uint64_t> weights;
   for (std::size_t k = 0; k < out.chunks.size(); ++k) {
@@ -275,20 +290,11 @@ bool PrefixDecodeIo::begin(const PrefixType& type) {
     if (!chunk.codes[context].read(in_, symbol)) return fail("snapshot body ended early");
     const bool more = symbol >= chunk.outcomes;  // never so for the last chunk, whose code has no such symbols
     if (more) symbol -= chunk.outcomes;
-    // Constant divisors in each branch: a division by a radix read from
-    // the table costs tens of cycles a decision.
-    for (std::size_t d = chunk.first; d < chunk.first + chunk.count; ++d) {
-      if (type.decisions[d].flag) {
-        outcomes_[d] = static_cast<std::uint8_t>(symbol & 1U);
-        symbol >>= 1;
-      } else {
-        const std::uint32_t rest = symbol / 3;
-        const auto outcome = static_cast<std::uint8_t>(symbol - rest * 3);
-        outcomes_[d] = outcome;
-        symbol = rest;
-        context = std::max<int>(context, outcome);
-      }
+    const std::uint32_t packed = chunk.unpacked[symbol];
+    for (std::size_t j = 0; j < chunk.count; ++j) {
+      outcomes_[chunk.first + j] = static_cast<std::uint8_t>((packed >> (2 * j)) & 3U);
     }
+    context = std::max<int>(context, static_cast<int>(packed >> 30));
     written = chunk.first + chunk.count;
     if (!more) break;
   }

@@ -52,6 +52,10 @@ struct PrefixChunk {
   // double that with "more follows".
   std::uint32_t outcomes = 1;
   PrefixCode codes[kResidualContexts];  // by the context the chunk starts in
+  // By symbol (below `outcomes`): each decision's outcome in two bits,
+  // the first lowest, and the largest residual outcome in bits 30-31. A
+  // table read instead of a division a decision, for the decoder.
+  std::vector<std::uint32_t> unpacked;
 };
 
 struct PrefixType {
