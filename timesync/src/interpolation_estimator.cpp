@@ -77,9 +77,9 @@ void InterpolationEstimator::add(Time now, const NetworkTime& sent, const Networ
 
 double InterpolationEstimator::starved_time(double delay) const {
   double sum = 0;
-  for (const Interval& i : on_screen_) {
+  for (const Interval& i : on_screen_) {  // oldest first
     const double over = i.age_us - delay;
-    if (over <= 0) continue;
+    if (over <= 0) break;
     // Each frame whose age passed the delay starves whole.
     const double frames_time = i.frame_us > 0 ? i.frame_us * std::ceil(over / i.frame_us) : over;
     sum += std::min(i.length_us, frames_time);
@@ -99,13 +99,11 @@ double InterpolationEstimator::rare_hold_up_cut(double target_us, double low_us,
   return cheapest_delay(target_us, low_us, step, per_share, total_us, [this](double d) { return starved_time(d); });
 }
 
-double InterpolationEstimator::median_age() {
-  ages_.clear();
-  for (const Interval& i : on_screen_) ages_.push_back(i.age_us);
-  if (ages_.empty()) return 0;
-  const auto mid = ages_.begin() + static_cast<std::ptrdiff_t>(ages_.size() / 2);
-  std::nth_element(ages_.begin(), mid, ages_.end());
-  return *mid;
+// The age at place size / 2 counting from the youngest (on_screen_ is
+// sorted oldest first).
+double InterpolationEstimator::median_age() const {
+  if (on_screen_.empty()) return 0;
+  return on_screen_[on_screen_.size() - 1 - on_screen_.size() / 2].age_us;
 }
 
 void InterpolationEstimator::recompute() {
@@ -113,6 +111,9 @@ void InterpolationEstimator::recompute() {
   for (const Interval& i : intervals_) {
     if (i.age_us > -1e11) on_screen_.push_back(i);  // others never starve a frame
   }
+  std::sort(on_screen_.begin(), on_screen_.end(), [](const Interval& a, const Interval& b) {
+    return a.age_us > b.age_us || (a.age_us == b.age_us && a.at < b.at);
+  });
   double total = 0;
   double high = -1e18;
   double low = 1e18;

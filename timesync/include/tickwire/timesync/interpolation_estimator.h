@@ -83,7 +83,7 @@ class InterpolationEstimator {
   void recompute();
   double starved_time(double delay_us) const;
   double rare_hold_up_cut(double target_us, double low_us, double total_us) const;
-  double median_age();
+  double median_age() const;
 
   InterpolationEstimatorConfig config_;
   std::deque<Interval> intervals_;
@@ -92,11 +92,12 @@ class InterpolationEstimator {
   Time newest_arrival_local_;
   std::optional<Time> last_recompute_;
   std::optional<Duration> required_;
-  std::vector<double> ages_;
+  std::vector<double> ages_;        // scratch for the trend's slope
   std::vector<TrendSample> trend_;  // scratch for the trend, kept to spare an allocation
-  // The intervals that were on screen, in arrival order, copied side by
-  // side once per recompute: the search walks them a few dozen times, and
-  // a deque's walk cost about half as much again.
+  // The intervals that were on screen, copied side by side once per
+  // recompute and sorted by age, oldest first: the search asks a few dozen
+  // times how long frames starve at a delay, and only the intervals older
+  // than the delay starve any, so each asking walks those alone.
   std::vector<Interval> on_screen_;
 };
 
