@@ -291,14 +291,16 @@ bool PrefixDecodeIo::begin(const PrefixType& type) {
     const bool more = symbol >= chunk.outcomes;  // never so for the last chunk, whose code has no such symbols
     if (more) symbol -= chunk.outcomes;
     const std::uint32_t packed = chunk.unpacked[symbol];
-    for (std::size_t j = 0; j < chunk.count; ++j) {
-      outcomes_[chunk.first + j] = static_cast<std::uint8_t>((packed >> (2 * j)) & 3U);
-    }
+    // Through locals: stores through the vector's bytes could alias
+    // anything, so the compiler would reload every field each decision.
+    std::uint8_t* const out = outcomes_.data() + chunk.first;
+    const std::size_t count = chunk.count;
+    for (std::size_t j = 0; j < count; ++j) out[j] = static_cast<std::uint8_t>((packed >> (2 * j)) & 3U);
     context = std::max<int>(context, static_cast<int>(packed >> 30));
     written = chunk.first + chunk.count;
     if (!more) break;
   }
-  for (std::size_t d = written; d < outcomes_.size(); ++d) outcomes_[d] = 0;
+  std::fill(outcomes_.begin() + static_cast<std::ptrdiff_t>(written), outcomes_.end(), std::uint8_t{0});
   return true;
 }
 
