@@ -106,6 +106,7 @@ PrefixType build_type(const TypeSpec& spec, const TypeModels* trained) {
     }
     chunk.count = first - chunk.first;
     // At most 12 decisions (2^12 * 2 symbols), so 24 bits of outcomes.
+    static_assert(kMaxChunkSymbols <= (1U << 15), "a chunk's outcomes must fit below bit 30");
     chunk.unpacked.resize(chunk.outcomes);
     for (std::uint32_t symbol = 0; symbol < chunk.outcomes; ++symbol) {
       std::uint32_t rest = symbol;
