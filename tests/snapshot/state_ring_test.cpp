@@ -64,9 +64,6 @@ TEST(StateRing, ACopyOwnsCopiesOfTheStates) {
   EXPECT_EQ(copy.newest(), Tick(3));
 }
 
-// A burst of packets whose models stay held (acks held up by a stall)
-// grows a coder's pool of model blocks; once they are let go, the pool
-// shrinks back to a few spares instead of keeping its high-water mark.
 // Clients diff against the newest capture: only it keeps an id table, and
 // the table's storage moves on with each capture rather than being made
 // again.
@@ -87,6 +84,9 @@ TEST(WorldHistory, OnlyTheNewestCaptureKeepsAnIdTable) {
   EXPECT_TRUE(history.find(Tick(19))->id_index().empty());
 }
 
+// A burst of packets whose models stay held (acks held up by a stall)
+// grows a coder's pool of model blocks; once they are let go, the pool
+// shrinks back to a few spares instead of keeping its high-water mark.
 TEST(BodyModels, APoolShrinksBackAfterABurstOfHeldStates) {
   const testing::KitchenSink k;
   BodyModels models;
