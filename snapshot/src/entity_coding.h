@@ -138,7 +138,16 @@ inline bool code_value(Io& io, ResidualModelRef model, const ComponentSpec& c, s
   if constexpr (!Io::kRangeCoded) {
     // The prefix coders hold each decision's outcome already.
     if constexpr (Io::kDecoding) {
-      if (io.take_zero()) return store_decoded(io, c, pred, 0, value);
+      if (io.take_zero()) {
+        // A prediction always lies in the field's range (a baseline's
+        // codes were checked as they arrived, and motion wraps or clamps
+        // into the range), so the value needs no check.
+        value = pred;
+        return true;
+      }
+      // One call for the rest: the prefix coders keep their context
+      // themselves, so `context` (the range coder's) is not theirs.
+      return io.nonzero_value(c, pred, value);
     } else if (value == pred) {
       io.zero();
       return true;
@@ -147,7 +156,8 @@ inline bool code_value(Io& io, ResidualModelRef model, const ComponentSpec& c, s
     if (io.adaptive) {
       if constexpr (Io::kDecoding) {
         if (!io.rc.bit(*model.zero)) return code_value_full<Io, true>(io, model, c, pred, value, context);
-        return store_decoded(io, c, pred, 0, value);
+        value = pred;  // in range, as above
+        return true;
       } else {
         if (value == pred) {
           io.rc.bit(*model.zero, true);
@@ -224,23 +234,32 @@ template <class Io>
 bool code_changed_entity(Io& io, const TypeSpec& type, TypeModels& models, const std::uint32_t* base,
                          const MotionContext& m, std::uint32_t* codes, const std::uint8_t* motion = nullptr) {
   int context = 0;
+  // Locals for what every component reads: through the references the
+  // compiler would reload them after each call a residual makes.
+  const ComponentSpec* const components = type.components.data();
+  const bool has_reference = m.ref != nullptr;
   for (const FieldSpec& f : type.fields) {
     const std::size_t first = f.offset;
     if (f.kind == FieldKind::kQuat) {
-      const bool moves = m.ref != nullptr && (motion == nullptr || motion[first] != 0);
+      const bool moves = has_reference && (motion == nullptr || motion[first] != 0);
       if (!code_quat(io, std::span(type.components).subspan(first, 4), models, first, base + first,
                      moves ? m.ref + first : nullptr, m.num, m.den, codes + first, context)) {
         return false;
       }
       continue;
     }
-    for (std::size_t i = first; i < first + f.count; ++i) {
-      const ComponentSpec& c = type.components[i];
+    const std::size_t end = first + f.count;
+    for (std::size_t i = first; i < end; ++i) {
+      const ComponentSpec& c = components[i];
       if (c.max_code == 0) {  // a one-value range carries nothing
         if constexpr (Io::kDecoding) codes[i] = 0;
         continue;
       }
-      const std::uint32_t pred = predicted(c, base, m, i, c.second_order, motion);
+      std::uint32_t pred = base[i];
+      if (has_reference && c.motion && (motion == nullptr || motion[i] != 0)) {
+        pred = predict_code(base[i], m.ref[i], m.ref2 != nullptr ? m.ref2 + i : nullptr, c.wraps, c.max_code,
+                            m.factors, c.second_order);
+      }
       // The prefix coders' codes are fixed: they read no model.
       ResidualModelRef model{nullptr, nullptr};
       if constexpr (Io::kRangeCoded) model = models.component(i).residual(context);

@@ -134,6 +134,15 @@ bool PrefixCode::read(BitSource& in, std::uint32_t& symbol) const {
     symbol = 0;
     return true;
   }
+  std::uint64_t wide = 0;
+  if (in.peek_wide(wide)) {
+    // Away from the end: no bounds check at all.
+    if (const std::uint32_t hit = read_short(wide); hit != 0) {
+      in.take_peeked(static_cast<int>(hit & 31U));
+      symbol = hit >> 5;
+      return true;
+    }
+  }
   // One peek instead of a bounds check a bit: bits past the end read as
   // zero, and a code that needs them fails in skip().
   const std::uint32_t window = in.peek(max_length_);

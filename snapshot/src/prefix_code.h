@@ -103,6 +103,19 @@ class BitSource {
     }
     return (v >> (pos_ & 7U)) & ((1U << count) - 1U);
   }
+  // Away from the end (eight bytes left from the current one), the next 57
+  // bits in one load, without taking them; false nearer the end, where
+  // peek() and bits() do. A code and the raw bits after it come out of one
+  // window, without a bounds check each.
+  bool peek_wide(std::uint64_t& window) const {
+    const std::size_t byte = pos_ >> 3;
+    if (std::endian::native != std::endian::little || byte + 8 > bytes_.size()) return false;
+    std::memcpy(&window, bytes_.data() + byte, 8);
+    window >>= (pos_ & 7U);
+    return true;
+  }
+  // Takes `count` bits of a window peek_wide() gave (count <= 57).
+  void take_peeked(int count) { pos_ += static_cast<std::size_t>(count); }
   // Takes `count` bits peeked; false (and overran()) when fewer are left.
   bool skip(int count) {
     if (pos_ + static_cast<std::size_t>(count) > bytes_.size() * 8) {
@@ -137,6 +150,12 @@ class PrefixCode {
   // False when the input ends first (the code is complete, so every bit
   // string names a symbol).
   bool read(BitSource& in, std::uint32_t& symbol) const;
+  // The code at the low bits of `window` when it is one of the short ones
+  // (at most 8 bits): symbol << 5 | length, else 0 (read() then). For a
+  // reader that takes the bits after the code from the same window.
+  std::uint32_t read_short(std::uint64_t window) const {
+    return fast_[static_cast<std::size_t>(window) & ((std::size_t{1} << fast_bits_) - 1U)];
+  }
 
  private:
   std::vector<std::uint8_t> length_;  // by symbol

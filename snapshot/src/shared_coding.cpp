@@ -1,7 +1,9 @@
 #include "shared_coding.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
+#include <cstring>
 #include <mutex>
 #include <stdexcept>
 
@@ -276,13 +278,32 @@ void PrefixEncodeIo::finish(BitSink& out) const {
   out.append(tail_);
 }
 
+namespace {
+
+// Four decisions' outcomes, two bits each, spread to a byte each (the
+// first lowest, as a little-endian word lays them out).
+struct OutcomeSpread {
+  std::array<std::uint32_t, 256> bytes{};
+  constexpr OutcomeSpread() {
+    for (std::uint32_t v = 0; v < 256; ++v) {
+      for (std::uint32_t j = 0; j < 4; ++j) bytes[v] |= ((v >> (2 * j)) & 3U) << (8 * j);
+    }
+  }
+};
+constexpr OutcomeSpread kOutcomeSpread;
+
+}  // namespace
+
 bool PrefixDecodeIo::begin(const PrefixType& type) {
   type_ = &type;
   next_ = 0;
   context_ = 0;
   // Every decision of a chunk read is written below; only those of the
   // chunks left out are zeroed (a memset call for ten bytes cost more).
-  outcomes_.resize(type.decisions.size());
+  // Outcomes are written four at a time, so up to three bytes past a
+  // chunk's last: the next chunk or the zeroing overwrites them, and the
+  // three spare bytes at the end take the last chunk's.
+  outcomes_.resize(type.decisions.size() + 3);
   std::size_t written = 0;
   int context = 0;
   for (std::size_t k = 0; k < type.chunks.size(); ++k) {
@@ -296,19 +317,27 @@ bool PrefixDecodeIo::begin(const PrefixType& type) {
     // anything, so the compiler would reload every field each decision.
     std::uint8_t* const out = outcomes_.data() + chunk.first;
     const std::size_t count = chunk.count;
-    for (std::size_t j = 0; j < count; ++j) out[j] = static_cast<std::uint8_t>((packed >> (2 * j)) & 3U);
+    for (std::size_t j = 0; j < count; j += 4) {
+      const std::uint32_t four = kOutcomeSpread.bytes[(packed >> (2 * j)) & 0xFFU];
+      if constexpr (std::endian::native == std::endian::little) {
+        std::memcpy(out + j, &four, 4);
+      } else {
+        for (std::size_t b = 0; b < 4; ++b) out[j + b] = static_cast<std::uint8_t>(four >> (8 * b));
+      }
+    }
     context = std::max<int>(context, static_cast<int>(packed >> 30));
     written = chunk.first + chunk.count;
     if (!more) break;
   }
-  std::fill(outcomes_.begin() + static_cast<std::ptrdiff_t>(written), outcomes_.end(), std::uint8_t{0});
+  std::fill(outcomes_.begin() + static_cast<std::ptrdiff_t>(written), outcomes_.end() - 3, std::uint8_t{0});
+  decided_ = outcomes_.data();
   return true;
 }
 
 bool PrefixDecodeIo::residual(ResidualModelRef /*model*/, std::int64_t& r, int /*max_exponent*/,
                               std::uint64_t max_magnitude) {
   const std::size_t d = next_++;
-  const int cls = outcomes_[d];
+  const int cls = decided_[d];
   std::uint64_t m = 1;
   if (cls == 2) {
     const PrefixCode& code = type_->exponents[d * kResidualContexts + static_cast<std::size_t>(context_)];
@@ -316,10 +345,22 @@ bool PrefixDecodeIo::residual(ResidualModelRef /*model*/, std::int64_t& r, int /
     // writes this.
     if (code.size() == 0) return fail("residual larger than its field's range");
     std::uint32_t e = 0;
-    if (!code.read(in_, e)) return fail("snapshot body ended early");
-    ++e;
-    // The sign, then the lower bits: one read for both.
-    const std::uint32_t v = in_.bits(static_cast<int>(e) + 1);
+    std::uint64_t v = 0;
+    std::uint64_t window = 0;
+    const std::uint32_t hit = in_.peek_wide(window) ? code.read_short(window) : 0U;
+    if (hit != 0) {
+      // The usual case: the exponent's code, the sign and the lower bits
+      // from one window (at most 8 + 1 + 31 bits of its 57).
+      const int length = static_cast<int>(hit & 31U);
+      e = (hit >> 5) + 1;
+      v = (window >> length) & ((std::uint64_t{2} << e) - 1U);
+      in_.take_peeked(length + static_cast<int>(e) + 1);
+    } else {
+      if (!code.read(in_, e)) return fail("snapshot body ended early");
+      ++e;
+      // The sign, then the lower bits: one read for both.
+      v = in_.bits(static_cast<int>(e) + 1);
+    }
     m = (std::uint64_t{1} << e) | (v >> 1);
     r = (v & 1U) != 0 ? -static_cast<std::int64_t>(m) : static_cast<std::int64_t>(m);
   } else if (cls == 1) {
@@ -331,6 +372,13 @@ bool PrefixDecodeIo::residual(ResidualModelRef /*model*/, std::int64_t& r, int /
   if (m > max_magnitude && cls != 0) return fail("residual larger than its field's range");
   context_ = std::max(context_, cls);
   return true;
+}
+
+bool PrefixDecodeIo::nonzero_value(const ComponentSpec& c, std::uint32_t pred, std::uint32_t& value) {
+  std::int64_t r = 0;
+  const std::uint64_t limit = max_magnitude(c);
+  return residual(ResidualModelRef{nullptr, nullptr}, r, max_exponent_for(limit), limit) &&
+         store_decoded(*this, c, pred, r, value);
 }
 
 }  // namespace tickwire::snapshot::detail

@@ -127,7 +127,7 @@ class PrefixDecodeIo {
   PrefixDecodeIo(BitSource& in, std::vector<std::uint8_t>& outcomes) : in_(in), outcomes_(outcomes) {}
   bool begin(const PrefixType& type);
   bool flag(BitModel& /*model*/, bool& same) {
-    same = outcomes_[next_++] == 0;
+    same = decided_[next_++] == 0;
     return true;
   }
   bool raw(std::uint32_t& v, int bits) {
@@ -135,9 +135,12 @@ class PrefixDecodeIo {
     return !in_.overran() || fail("snapshot body ended early");
   }
   bool residual(ResidualModelRef /*model*/, std::int64_t& r, int max_exponent, std::uint64_t max_magnitude);
+  // The next decision when take_zero() said it is not a zero residual:
+  // the residual read and the value stored from the prediction `pred`.
+  [[gnu::noinline]] bool nonzero_value(const ComponentSpec& c, std::uint32_t pred, std::uint32_t& value);
   // Takes the next decision when it is a residual of zero.
   bool take_zero() {
-    if (outcomes_[next_] != 0) return false;
+    if (decided_[next_] != 0) return false;
     ++next_;
     return true;
   }
@@ -153,6 +156,9 @@ class PrefixDecodeIo {
   std::size_t next_ = 0;
   int context_ = 0;
   std::vector<std::uint8_t>& outcomes_;
+  // outcomes_.data() from begin() on: read through the vector, every
+  // decision would load the vector's pointer again.
+  const std::uint8_t* decided_ = nullptr;
 };
 
 // Raw fields of spawned entities, into or out of the same bits.
