@@ -257,8 +257,8 @@ bool code_changed_entity(Io& io, const TypeSpec& type, TypeModels& models, const
       }
       std::uint32_t pred = base[i];
       if (has_reference && c.motion && (motion == nullptr || motion[i] != 0)) {
-        pred = predict_code(base[i], m.ref[i], m.ref2 != nullptr ? m.ref2 + i : nullptr, c.wraps, c.max_code,
-                            m.factors, c.second_order);
+        pred = predict_code(base[i], m.ref[i], m.ref2 != nullptr ? m.ref2 + i : nullptr, c.wraps, c.max_code, m.factors,
+                            c.second_order);
       }
       // The prefix coders' codes are fixed: they read no model.
       ResidualModelRef model{nullptr, nullptr};

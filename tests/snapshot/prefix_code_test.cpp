@@ -153,5 +153,68 @@ TEST(BitSource, SaysWhenBytesOrNonzeroPaddingAreLeft) {
   EXPECT_TRUE(padded.overran());
 }
 
+// The decoder reads a code and the raw bits after it from one wide window
+// away from the end, and bit by bit near it: both must see the same bits,
+// and the wide window must never be offered within eight bytes of the end.
+TEST(BitSource, AWideWindowHoldsTheNextBitsAndIsRefusedNearTheEnd) {
+  std::mt19937_64 rng(testing::test_seed("BitSource.AWideWindowHoldsTheNextBitsAndIsRefusedNearTheEnd"));
+  std::vector<std::uint8_t> bytes(40);
+  for (std::uint8_t& b : bytes) b = static_cast<std::uint8_t>(rng());
+  const auto bit_at = [&](std::size_t pos) { return ((bytes[pos / 8] >> (pos % 8)) & 1U) != 0; };
+  for (std::size_t start = 0; start < bytes.size() * 8; ++start) {
+    BitSource source(bytes);
+    for (std::size_t skipped = start; skipped > 0;) {
+      const int n = static_cast<int>(std::min<std::size_t>(skipped, 24));
+      source.bits(n);
+      skipped -= static_cast<std::size_t>(n);
+    }
+    std::uint64_t window = 0;
+    const bool wide = source.peek_wide(window);
+    ASSERT_EQ(wide, start / 8 + 8 <= bytes.size()) << "at bit " << start;
+    if (!wide) continue;
+    for (std::size_t i = 0; i < 57; ++i) ASSERT_EQ(((window >> i) & 1U) != 0, bit_at(start + i)) << start << "+" << i;
+    const int taken = static_cast<int>(rng() % 58);
+    source.take_peeked(taken);
+    if (start + static_cast<std::size_t>(taken) < bytes.size() * 8) {
+      EXPECT_EQ(source.bit(), bit_at(start + static_cast<std::size_t>(taken)));
+    }
+    EXPECT_FALSE(source.overran());
+  }
+}
+
+TEST(PrefixCode, AShortCodeReadFromAWindowIsTheCodeReadAlone) {
+  std::mt19937_64 rng(testing::test_seed("PrefixCode.AShortCodeReadFromAWindowIsTheCodeReadAlone"));
+  std::vector<std::uint64_t> weights(300);
+  for (std::uint64_t& w : weights) w = 1 + rng() % 5000;  // lengths from a few bits to past the short ones
+  PrefixCode code;
+  code.build(weights);
+  int short_ones = 0;
+  for (std::uint32_t s = 0; s < code.size(); ++s) {
+    BitSink sink;
+    code.put(sink, s);
+    sink.put(rng() & 0xFFFF, 16);  // what follows the code in a body
+    std::vector<std::uint8_t> bytes;
+    sink.append_bytes_to(bytes);
+    bytes.resize(16, 0);
+    std::uint64_t window = 0;
+    BitSource source(bytes);
+    ASSERT_TRUE(source.peek_wide(window));
+    const std::uint32_t hit = code.read_short(window);
+    if (code.length(s) <= 8) {
+      ++short_ones;
+      ASSERT_NE(hit, 0U) << "symbol " << s;
+      EXPECT_EQ(hit >> 5, s);
+      EXPECT_EQ(static_cast<int>(hit & 31U), code.length(s));
+    } else {
+      EXPECT_EQ(hit, 0U) << "symbol " << s << " is " << code.length(s) << " bits";
+    }
+    std::uint32_t read = 0;
+    ASSERT_TRUE(code.read(source, read));
+    EXPECT_EQ(read, s);
+  }
+  EXPECT_GT(short_ones, 0);
+  EXPECT_LT(short_ones, static_cast<int>(code.size()));  // both kinds were tried
+}
+
 }  // namespace
 }  // namespace tickwire::snapshot::detail
