@@ -109,10 +109,19 @@ int service(EnetTransport::Impl& impl, ENetEvent* event) {
 // so a peer sending those could make every poll stop after one datagram;
 // keep servicing while the socket still holds data, within a bound so that
 // a flood cannot hold the caller here.
+//
+// The look at the socket is a system call, and most passes end the usual
+// way: the socket had nothing more, which ENet's receive reports as 0 like
+// an empty datagram but which leaves EAGAIN in errno. Those passes skip
+// the look. errno is only a hint here: when something else left EAGAIN
+// there, the data stays in the socket, which stays readable: the next wait
+// wakes at once and the next poll reads it, so nothing is lost either way.
 bool service_until_quiet(EnetTransport::Impl& impl, ENetEvent* event) {
   constexpr int kMaxPasses = 64;
   for (int pass = 0; pass < kMaxPasses; ++pass) {
+    errno = 0;
     if (service(impl, event) > 0) return true;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) return false;
     enet_uint32 condition = ENET_SOCKET_WAIT_RECEIVE;
     if (enet_socket_wait(impl.host->socket, &condition, 0) != 0 || (condition & ENET_SOCKET_WAIT_RECEIVE) == 0) {
       return false;
