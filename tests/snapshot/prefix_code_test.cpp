@@ -160,7 +160,7 @@ TEST(BitSource, AWideWindowHoldsTheNextBitsAndIsRefusedNearTheEnd) {
   std::mt19937_64 rng(testing::test_seed("BitSource.AWideWindowHoldsTheNextBitsAndIsRefusedNearTheEnd"));
   std::vector<std::uint8_t> bytes(40);
   for (std::uint8_t& b : bytes) b = static_cast<std::uint8_t>(rng());
-  const auto bit_at = [&](std::size_t pos) { return ((bytes[pos / 8] >> (pos % 8)) & 1U) != 0; };
+  const auto bit_at = [&](std::size_t pos) { return ((std::uint32_t{bytes[pos / 8]} >> (pos % 8)) & 1U) != 0; };
   for (std::size_t start = 0; start < bytes.size() * 8; ++start) {
     BitSource source(bytes);
     for (std::size_t skipped = start; skipped > 0;) {
