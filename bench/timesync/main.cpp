@@ -1,6 +1,6 @@
 // bench_timesync: every time provider on every network profile, on the same
 // seeds, over a simulated network with stepped time. Prints a table and,
-// with --json FILE, writes the figures. See docs/time.md ("Measuring").
+// with --json FILE, writes the figures. See docs/time-measurements.md.
 
 #include <cstdio>
 #include <cstdlib>
@@ -28,7 +28,7 @@ constexpr const char* kUsage =
     "                      (repeatable, or a comma-separated list)\n"
     "  --send-rate HZ      snapshots per second; must divide the 60 Hz tick rate (repeatable, or a\n"
     "                      comma-separated list; default 60,30: every profile at both)\n"
-    "  --profile-file F    add the profiles in this JSON file (see docs/time.md)\n"
+    "  --profile-file F    add the profiles in this JSON file (see docs/time-measurements.md)\n"
     "  --clients N         clients per run (default 4)\n"
     "  --seed N            base seed (default 1); each profile's seed derives from it and its name\n"
     "  --json FILE         write the results as JSON\n"

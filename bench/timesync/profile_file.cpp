@@ -8,7 +8,7 @@
 #include "json.h"
 #include "profiles.h"
 
-// Profile files: the JSON terms of docs/time.md ("Measuring").
+// Profile files: the JSON terms of docs/time-measurements.md.
 
 namespace tickwire::bench {
 

@@ -3,7 +3,7 @@
 // (transport/link_profiles.h), the ones that only make sense over time (a
 // route change, clock drift, a bloating queue, a flapping route) and the
 // harsher links of real networks, plus profiles loaded from a JSON file in
-// the same terms. docs/time.md ("Measuring") describes each.
+// the same terms. docs/time-measurements.md describes each.
 
 #include <cstdint>
 #include <optional>
@@ -66,7 +66,7 @@ std::vector<LinkStep> link_schedule(const BenchProfile& profile, Duration length
 // stalls_baseline, bufferbloat, flapping, bursty_uplink, uplink_bloat.
 std::vector<BenchProfile> builtin_profiles();
 
-// Reads {"profiles": [ ... ]}; see docs/time.md for the terms. Each profile
+// Reads {"profiles": [ ... ]}; see docs/time-measurements.md for the terms. Each profile
 // may start from a built-in ("base": "broadband"), set both directions
 // ("link": {...}) or each ("up", "down"), a clock drift ("drift_ppm"),
 // route changes ("steps": [{"at_s": 180, "link": {...}}]), where a step's

@@ -1,7 +1,7 @@
 #pragma once
 // One benchmark run: a server tick loop and clients over SimNetwork with
 // stepped time, one provider on one profile at one snapshot rate, and the
-// figures docs/time.md ("Measuring") defines.
+// figures docs/time-measurements.md defines.
 //
 // What the harness models, and nothing more:
 // - the server runs its ticks from a TimeSystem, services the network every
