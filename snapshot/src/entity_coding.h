@@ -203,11 +203,18 @@ bool code_quat(Io& io, std::span<const ComponentSpec> cs, TypeModels& models, st
   return true;
 }
 
-inline std::uint32_t predicted(const ComponentSpec& c, const std::uint32_t* base, const MotionContext& m, std::size_t i,
-                               bool second, const std::uint8_t* motion = nullptr) {
-  if (m.ref == nullptr || !c.motion || (motion != nullptr && motion[i] == 0)) return base[i];
-  return predict_code(base[i], m.ref[i], m.ref2 != nullptr ? m.ref2 + i : nullptr, c.wraps, c.max_code, m.factors,
-                      second);
+// Component i's prediction: from motion when the entity has a reference
+// (`has_reference`, m.ref != nullptr, which a caller coding many components
+// reads once) and motion prediction is on for it (`motion`, may be null),
+// otherwise the baseline's code.
+[[gnu::always_inline]] inline std::uint32_t predicted(const ComponentSpec& c, const std::uint32_t* base,
+                                                      const MotionContext& m, std::size_t i, bool has_reference,
+                                                      const std::uint8_t* motion = nullptr) {
+  if (has_reference && c.motion && (motion == nullptr || motion[i] != 0)) {
+    return predict_code(base[i], m.ref[i], m.ref2 != nullptr ? m.ref2 + i : nullptr, c.wraps, c.max_code, m.factors,
+                        c.second_order);
+  }
+  return base[i];
 }
 
 // The packet's choice, per motion field of a type, of predicting from
@@ -255,11 +262,7 @@ bool code_changed_entity(Io& io, const TypeSpec& type, TypeModels& models, const
         if constexpr (Io::kDecoding) codes[i] = 0;
         continue;
       }
-      std::uint32_t pred = base[i];
-      if (has_reference && c.motion && (motion == nullptr || motion[i] != 0)) {
-        pred = predict_code(base[i], m.ref[i], m.ref2 != nullptr ? m.ref2 + i : nullptr, c.wraps, c.max_code, m.factors,
-                            c.second_order);
-      }
+      const std::uint32_t pred = predicted(c, base, m, i, has_reference, motion);
       // The prefix coders' codes are fixed: they read no model.
       ResidualModelRef model{nullptr, nullptr};
       if constexpr (Io::kRangeCoded) model = models.component(i).residual(context);

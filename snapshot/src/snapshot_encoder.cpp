@@ -363,7 +363,7 @@ std::uint64_t SnapshotEncoder::estimate_residual_bits(const EncodeInput& in, std
         if (spec.max_code == 0) continue;
         const std::int64_t modulus = std::int64_t{spec.max_code} + 1;
         std::int64_t with_motion =
-            static_cast<std::int64_t>(codes[i]) - detail::predicted(spec, base, m, i, spec.second_order);
+            static_cast<std::int64_t>(codes[i]) - detail::predicted(spec, base, m, i, m.ref != nullptr);
         std::int64_t with_hold = static_cast<std::int64_t>(codes[i]) - base[i];
         if (spec.wraps) {
           with_motion = wrap_signed(with_motion, modulus);
