@@ -118,10 +118,11 @@ StepFigures compute_figures(int bots, const std::vector<Sample>& window, const S
     f.server_core_load = (last.server_cpu_us - baseline.server_cpu_us) / 1e6 / wall;
     f.bots_core_load = (last.bots_cpu_us - baseline.bots_cpu_us) / 1e6 / wall;
   }
-  // A bot sends one input packet a frame (keep-alives and reports add a
-  // few in a hundred), so the packets the server received count the
-  // frames the bots actually ran, also when their core could not run 60.
-  const double frames = b.packets_in - a.packets_in;
+  // A bot samples one input a frame. The inputs that reached the server
+  // (in time, or late) count the frames the bots actually ran, also when
+  // their core could not run 60: not the packets, of which a lossy uplink
+  // sends two a frame and a lagging bot one for several frames.
+  const double frames = client_ticks - (b.missing_inputs - a.missing_inputs) + (b.late_inputs - a.late_inputs);
   if (frames > 0) f.bots_cpu_us_per_bot_frame = (last.bots_cpu_us - baseline.bots_cpu_us) / frames;
   f.receive_us_per_client_tick = (b.receive_us - a.receive_us) / client_ticks;
   f.simulate_us_per_client_tick = (b.simulate_us - a.simulate_us) / client_ticks;

@@ -88,8 +88,8 @@ struct StepFigures {
   double send_us_per_client_tick = 0;
   double rss_mb = 0;              // the server's resident set at the end of the window
   double rss_kb_per_client = -1;  // above its resident set before any bot came; -1 unknown
-  // The bots processes' CPU per bot-frame: per input packet the server
-  // received, one per bot per frame run.
+  // The bots processes' CPU per bot-frame: per input the server received
+  // (in time or late), one per bot per frame run.
   double bots_cpu_us_per_bot_frame = 0;
   std::string error;  // why the step could not be measured
 };

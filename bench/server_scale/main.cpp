@@ -28,6 +28,7 @@
 
 #include "report.h"
 #include "step.h"
+#include "tickwire/transport/link_profiles.h"
 
 #ifndef TICKWIRE_SERVER_BIN
 #define TICKWIRE_SERVER_BIN "tickwire-server"
@@ -176,6 +177,12 @@ int main(int argc, char** argv) {
   app.add_flag("--adaptive-models", s.adaptive_models,
                "Run the server and the bots with adaptive models per client instead of the arena's codebook")
       ->excludes(codebook);
+  std::vector<std::string> profiles;
+  for (const auto& p : tickwire::transport::link_profiles()) profiles.push_back(p.name);
+  app.add_option("--link-profile", s.link_profile,
+                 "Shape every bot's traffic with this named link profile (in the bots process); default: loopback "
+                 "as it is")
+      ->check(CLI::IsMember(profiles));
   app.add_flag("--keep-logs", o.keep_logs, "Keep the servers' and bots' logs, stats and reports");
   app.add_option("--json", o.json, "Write the machine, settings and steps as JSON to FILE")->type_name("FILE");
   CLI11_PARSE(app, argc, argv);

@@ -78,6 +78,12 @@ void print_preamble(const Machine& m, const StepConfig& c) {
       "  the server received per client per second (about 60 when the bots keep up); bots late = the bots'\n"
       "  own late fraction over their whole run, for reference\n");
   std::printf("  snapshots: %s\n", coding_name(c).c_str());
+  if (!c.link_profile.empty()) {
+    std::printf(
+        "  link: every bot's traffic crosses the '%s' profile, shaped inside the bots process (its delay, jitter\n"
+        "  and loss in each direction); the bots' CPU includes the shaping\n",
+        c.link_profile.c_str());
+  }
   if (c.send_rate != 60) {
     std::printf(
         "  note: the targets below are set for 60 Hz snapshots; at %d Hz a client costs less per tick, so a pass\n"
@@ -138,7 +144,7 @@ void print_split(const std::vector<StepFigures>& steps) {
   std::printf(
       "where the time goes, us per client tick of the server's own CPU by phase (sum <= cpu_us: the rest is the loop,\n"
       "timeouts, stats and the kernel's share not inside a phase); rss = the server's resident set; bots_us = the\n"
-      "bots processes' CPU per bot-frame (per input packet the server received, one a bot a frame)\n");
+      "bots processes' CPU per bot-frame (per input the server received, one a bot a frame)\n");
   std::printf("%5s %8s %8s %9s %8s %8s %8s %8s %9s %8s\n", "bots", "receive", "simulate", "relevancy", "encode", "send",
               "sum", "rss_MB", "rss_KB/cl", "bots_us");
   for (const StepFigures& f : steps) {
@@ -212,7 +218,9 @@ bool write_json(const std::string& path, const Machine& m, const StepConfig& c, 
       << ",\"loadavg_start\":" << json_string(m.loadavg_start) << ",\"loadavg_end\":" << json_string(m.loadavg_end)
       << "},\n\"settings\":{\"tick_rate\":60,\"send_rate\":" << c.send_rate
       << ",\"codebook\":" << (c.codebook.empty() ? std::string("null") : json_string(c.codebook))
-      << ",\"coding\":" << json_string(coding_name(c)) << ",\"nearest\":64,\"scripts\":[\"wander\",\"chase\"]"
+      << ",\"coding\":" << json_string(coding_name(c))
+      << ",\"link_profile\":" << (c.link_profile.empty() ? std::string("null") : json_string(c.link_profile))
+      << ",\"nearest\":64,\"scripts\":[\"wander\",\"chase\"]"
       << ",\"bots\":" << (c.thin_bots ? "\"thin\"" : "\"full\"") << ",\"seconds\":" << number(c.seconds, 1)
       << ",\"ramp_s\":" << number(c.ramp, 1) << ",\"settle_s\":" << number(c.settle, 1)
       << ",\"server_cpu\":" << cpu(c.server_cpu) << ",\"bots_cpu\":" << cpu(c.bots_cpu) << ",\"seed\":" << c.seed
@@ -223,7 +231,9 @@ bool write_json(const std::string& path, const Machine& m, const StepConfig& c, 
       << "\"server_cpu_us_per_client_tick\":\"server utime+stime delta / (mean clients x ticks)\","
       << "\"payload_kbps_per_client\":\"mean of the server's kbps_in + kbps_out / mean clients\","
       << "\"wire_kbps_in_per_client\":\"mean of the server's wire_kbps_in (socket, with IP and UDP headers) / mean "
-         "clients\",\"wire_kbps_out_per_client\":\"the same out\"},\n"
+         "clients\",\"wire_kbps_out_per_client\":\"the same out\","
+      << "\"bots_cpu_us_per_bot_frame\":\"both bots processes' utime+stime delta / the inputs the server received "
+         "in the window (mean clients x ticks - missing + late)\"},\n"
       << "\"targets\":{\"tick_ms_p99\":" << number(t.tick_ms_p99, 3)
       << ",\"late_input_rate\":" << number(t.late_input_rate, 6)
       << ",\"server_cpu_us_per_client_tick_at_128\":" << number(t.cpu_us_per_client_tick, 3)

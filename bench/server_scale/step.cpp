@@ -75,6 +75,7 @@ std::unique_ptr<Child> start_bots(const StepConfig& c, const std::string& prefix
   if (c.thin_bots) argv.push_back("--thin");
   if (!c.codebook.empty()) argv.insert(argv.end(), {"--codebook", c.codebook});
   if (c.adaptive_models) argv.emplace_back("--adaptive-models");
+  if (!c.link_profile.empty()) argv.insert(argv.end(), {"--profile", c.link_profile});
   return std::make_unique<Child>(argv, prefix + script + ".log", c.bots_cpu);
 }
 

@@ -31,7 +31,10 @@ struct StepConfig {
   // one the arena ships (the shared path), unless adaptive_models.
   std::string codebook;
   bool adaptive_models = false;  // both run with --adaptive-models
-  std::string work_dir;          // logs, stats and reports of every step
+  // A named link profile (transport/link_profiles.h) every bot's traffic
+  // crosses, shaped inside the bots process; empty: loopback as it is.
+  std::string link_profile;
+  std::string work_dir;  // logs, stats and reports of every step
 };
 
 // Runs the step; `stop` set by a signal ends it early with an error. All

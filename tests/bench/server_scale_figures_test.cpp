@@ -1,0 +1,66 @@
+// The scale benchmark's arithmetic over the server's stats lines: what a
+// step reports must follow from the lines, whatever the link did to the
+// packets.
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "figures.h"
+
+namespace tickwire::bench {
+namespace {
+
+// Ten seconds of `clients` bots at 60 Hz, the bots' processes using
+// `bots_cpu_us` in all and the server hearing `packets_per_frame` packets a
+// bot-frame, `missing` inputs not there in time and `late` of them after.
+std::vector<Sample> window(double clients, double packets_per_frame, double bots_cpu_us, double missing = 0,
+                           double late = 0) {
+  std::vector<Sample> out;
+  for (int s = 0; s <= 10; ++s) {
+    Sample x;
+    x.line.t = s;
+    x.line.tick = 60.0 * s;
+    x.line.clients = clients;
+    x.line.packets_in = clients * 60.0 * s * packets_per_frame;
+    x.line.missing_inputs = missing * s / 10.0;
+    x.line.late_inputs = late * s / 10.0;
+    x.server_cpu_us = 1000.0 * s;
+    x.bots_cpu_us = bots_cpu_us * s / 10.0;
+    x.wall_s = s;
+    out.push_back(x);
+  }
+  return out;
+}
+
+StepFigures figures_of(const std::vector<Sample>& w) {
+  const Sample baseline = w.front();
+  return compute_figures(static_cast<int>(w.front().line.clients), {w.begin() + 1, w.end()}, baseline, Targets{});
+}
+
+TEST(ServerScaleFigures, BotCpuIsPerFrameWhenEveryFrameSendsOnePacket) {
+  // 10 bots, 600 frames each: 6,000 frames for 60,000 us.
+  const StepFigures f = figures_of(window(10, 1.0, 60'000));
+  ASSERT_TRUE(f.error.empty()) << f.error;
+  EXPECT_NEAR(f.bots_cpu_us_per_bot_frame, 10.0, 1e-9);
+  EXPECT_NEAR(f.packets_in_per_client_s, 60.0, 1e-9);
+}
+
+TEST(ServerScaleFigures, ALossyUplinksSecondSendingIsNotAFrame) {
+  // The input redundancy sends each frame's packet twice over a lossy
+  // uplink: twice the packets, the same frames and the same CPU per frame.
+  const StepFigures f = figures_of(window(10, 2.0, 60'000));
+  EXPECT_NEAR(f.bots_cpu_us_per_bot_frame, 10.0, 1e-9);
+  EXPECT_NEAR(f.packets_in_per_client_s, 120.0, 1e-9);
+}
+
+TEST(ServerScaleFigures, InputsThatNeverCameAreFramesNotRun) {
+  // A lagging load generator: 1,200 of the 6,000 inputs never came and
+  // 200 came late, so the bots ran 5,000 frames.
+  const StepFigures f = figures_of(window(10, 0.2, 50'000, 1200, 200));
+  EXPECT_NEAR(f.bots_cpu_us_per_bot_frame, 10.0, 1e-9);
+  EXPECT_NEAR(f.late_input_rate, 0.2, 1e-9);
+}
+
+}  // namespace
+}  // namespace tickwire::bench
