@@ -134,20 +134,19 @@ bool PrefixCode::read(BitSource& in, std::uint32_t& symbol) const {
     symbol = 0;
     return true;
   }
+  // Away from the end one wide window serves the table and the long codes
+  // alike, with no bounds check; near it one peek: bits past the end read
+  // as zero, and a code that needs them fails in skip().
   std::uint64_t wide = 0;
-  if (in.peek_wide(wide)) {
-    // Away from the end: no bounds check at all.
-    if (const std::uint32_t hit = read_short(wide); hit != 0) {
-      in.take_peeked(static_cast<int>(hit & 31U));
-      symbol = hit >> 5;
-      return true;
-    }
-  }
-  // One peek instead of a bounds check a bit: bits past the end read as
-  // zero, and a code that needs them fails in skip().
-  const std::uint32_t window = in.peek(max_length_);
-  if (const std::uint32_t hit = fast_[window & ((1U << fast_bits_) - 1U)]; hit != 0) {
-    if (!in.skip(static_cast<int>(hit & 31U))) return false;
+  const bool away = in.peek_wide(wide);
+  const std::uint32_t window = away ? static_cast<std::uint32_t>(wide) : in.peek(max_length_);
+  const auto take = [&in, away](int count) {
+    if (!away) return in.skip(count);
+    in.take_peeked(count);
+    return true;
+  };
+  if (const std::uint32_t hit = read_short(window); hit != 0) {
+    if (!take(static_cast<int>(hit & 31U))) return false;
     symbol = hit >> 5;
     return true;
   }
@@ -155,7 +154,7 @@ bool PrefixCode::read(BitSource& in, std::uint32_t& symbol) const {
   for (int len = 1; len <= max_length_; ++len) {
     code = (code << 1) | ((window >> (len - 1)) & 1U);
     if (code >= first_code_[len] && code - first_code_[len] < count_[len]) {
-      if (!in.skip(len)) return false;
+      if (!take(len)) return false;
       symbol = sorted_[first_index_[len] + code - first_code_[len]];
       return true;
     }
