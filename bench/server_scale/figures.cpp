@@ -1,6 +1,7 @@
 #include "figures.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 
@@ -61,7 +62,7 @@ double median(std::vector<double> v) {
   return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-std::uint64_t count(double v) { return v > 0 ? static_cast<std::uint64_t>(v + 0.5) : 0; }
+std::uint64_t count(double v) { return v > 0 ? static_cast<std::uint64_t>(std::llround(v)) : 0; }
 
 }  // namespace
 

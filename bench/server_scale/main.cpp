@@ -194,7 +194,7 @@ int main(int argc, char** argv) {
     }
   }
 
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
+  (void)std::signal(SIGINT, on_signal);
+  (void)std::signal(SIGTERM, on_signal);
   return run(o, o.step);
 }
