@@ -261,8 +261,13 @@ bool write_json(const std::string& path, const Machine& m, const StepConfig& c, 
         << ",\"relevancy\":" << number(f.relevancy_us_per_client_tick, 3)
         << ",\"encode\":" << number(f.encode_us_per_client_tick, 3)
         << ",\"send\":" << number(f.send_us_per_client_tick, 3) << "},\"rss_mb\":" << number(f.rss_mb, 2)
-        << ",\"rss_kb_per_client\":" << number(f.rss_kb_per_client, 1)
-        << ",\"bots_cpu_us_per_bot_frame\":" << number(f.bots_cpu_us_per_bot_frame, 3) << "}";
+        << ",\"rss_kb_per_client\":" << number(f.rss_kb_per_client, 1) << ",\"bots_cpu_us_per_bot_frame\":"
+        << number(f.bots_cpu_us_per_bot_frame, 3)
+        // What says whether the bots kept up, as the table prints it.
+        << ",\"clients_mean\":" << number(f.clients_mean, 1)
+        << ",\"packets_in_per_client_s\":" << number(f.packets_in_per_client_s, 2)
+        << ",\"server_core_load\":" << number(f.server_core_load, 3)
+        << ",\"bots_core_load\":" << number(f.bots_core_load, 3) << "}";
     first = false;
   }
   out << "\n],\"errors\":[" << errors << "]}\n";
