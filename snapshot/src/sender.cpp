@@ -122,12 +122,7 @@ void SnapshotSender::release_views_behind(Tick newest) {
       if (!unsettled && t >= within_reach && !(s.acked && s.models_dropped)) unsettled = *s.tick;
       return;
     }
-    ++stats_.views_released;
-    WorldState held = views_.release(s);
-    if (spare_.size() < kMaxSpare) {
-      held.clear();
-      spare_.push_back(std::move(held));
-    }
+    release(s);
   };
   for (std::int64_t t = from; t < within_reach; ++t) visit(t);
   for (std::int64_t t = within_reach; t < settled && !oldest; ++t) {
@@ -136,6 +131,53 @@ void SnapshotSender::release_views_behind(Tick newest) {
   for (std::int64_t t = settled; t < top; ++t) visit(t);
   oldest_held_ = oldest ? *oldest : newest;
   settled_until_ = unsettled ? *unsettled : newest;
+}
+
+// Empties `slot`, keeping its storage for the next states while there is
+// little spare.
+void SnapshotSender::release(StateRing::Slot& slot) {
+  ++stats_.views_released;
+  WorldState held = views_.release(slot);
+  if (spare_.size() < kMaxSpare) {
+    held.clear();
+    spare_.push_back(std::move(held));
+  }
+}
+
+// An ack of `tick` arrived: whether it came while that state could still
+// be a baseline, for acks_too_late. Ticks never sent say nothing.
+void SnapshotSender::note_ack_age(Tick tick) {
+  if (!last_tick_ || tick > *last_tick_) return;
+  acks_now_.any = true;
+  if (*last_tick_ - tick < static_cast<std::int64_t>(config_.history_ticks)) acks_now_.in_time = true;
+}
+
+// Acks came over the last one to two windows, and every one too late. No
+// acks at all say nothing about the round trip (a client that has not
+// answered yet, or a silent spell), so states stay kept then.
+bool SnapshotSender::acks_too_late() const {
+  return (acks_now_.any || acks_before_.any) && !acks_now_.in_time && !acks_before_.in_time;
+}
+
+// Gives up every state held, with the acks that named them: none can be a
+// baseline or a reference any more (the states in flight will be acked too
+// late, and the acknowledged ones are older still).
+void SnapshotSender::drop_views() {
+  if (views_dropped_) return;
+  for (StateRing::Slot& s : views_.slots()) {
+    if (s.tick) release(s);
+  }
+  newest_acked_.reset();
+  base_.reset();
+  oldest_held_.reset();
+  settled_until_.reset();
+  views_dropped_ = true;
+}
+
+std::size_t SnapshotSender::views_held() const {
+  std::size_t n = 0;
+  for (const StateRing::Slot& s : views_.slots()) n += s.tick ? 1U : 0U;
+  return n;
 }
 
 // scratch_ holds what the last claimed slot held before: when that was a
@@ -205,9 +247,14 @@ void SnapshotSender::reset() {
   tokens_ = 0.0;
   waiting_.clear();
   waiting_purge_countdown_ = 0;
+  acks_now_ = {};
+  acks_before_ = {};
+  ack_window_countdown_ = 0;
+  views_dropped_ = false;
 }
 
 void SnapshotSender::acknowledge(Tick tick) {
+  note_ack_age(tick);
   StateRing::Slot* slot = views_.find(tick);
   if (slot == nullptr) {
     ++stats_.acks_ignored;
@@ -373,17 +420,30 @@ void SnapshotSender::encode(const WorldState& current, const WorldHistory* histo
       default: break;
     }
   }
-  // The view just built becomes the state recorded for this tick.
-  StateRing::Slot& slot = views_.claim(now);
-  std::swap(*slot.state, scratch_);
-  take_spare_for_scratch();
-  // A packet without a body leaves the client with its baseline's models,
-  // which this sender no longer has if thinning took them: such a state
-  // can give no models either.
-  if (baseline != nullptr && models_carry() && slot.state->models() == nullptr && baseline->models() == nullptr) {
-    slot.models_dropped = true;
+  if (ack_window_countdown_ == 0) {
+    acks_before_ = acks_now_;
+    acks_now_ = {};
+    ack_window_countdown_ = config_.history_ticks;
   }
-  thin_models_in_flight(now);
+  --ack_window_countdown_;
+  if (acks_too_late()) {
+    // The view just built stays in scratch_, to be built over next time.
+    ++stats_.views_not_kept;
+    drop_views();
+  } else {
+    // The view just built becomes the state recorded for this tick.
+    StateRing::Slot& slot = views_.claim(now);
+    std::swap(*slot.state, scratch_);
+    take_spare_for_scratch();
+    views_dropped_ = false;
+    // A packet without a body leaves the client with its baseline's
+    // models, which this sender no longer has if thinning took them: such
+    // a state can give no models either.
+    if (baseline != nullptr && models_carry() && slot.state->models() == nullptr && baseline->models() == nullptr) {
+      slot.models_dropped = true;
+    }
+    thin_models_in_flight(now);
+  }
   ++stats_.snapshots;
   if (baseline == nullptr) ++stats_.full_snapshots;
   stats_.bytes += out.size();

@@ -151,6 +151,77 @@ TEST(ViewRelease, LossyLateAcksStillDecodeExactly) {
   EXPECT_GT(sender.stats().acks_ignored, 0U);
 }
 
+// A round trip longer than the history: every ack names a state already
+// overwritten, so none can be a baseline. Once the acks show it, the sender
+// keeps no states at all (a whole history of them a client otherwise) and
+// every snapshot is a full one that decodes on its own. When the link
+// shortens, the first ack in time brings the states back, and with them
+// delta snapshots that decode to exactly the states recorded.
+TEST(ViewRelease, AcksBeyondTheHistoryKeepNoStatesUntilTheLinkShortens) {
+  Movers m;
+  SnapshotSender sender(m.schema, config(0));
+  SnapshotReceiver receiver(m.schema, receiver_config());
+  WorldHistory history(2 * kHistory);
+  DelayedAcks acks;
+  constexpr std::uint32_t kLong = 100;  // ticks from a snapshot to its ack, beyond the 64 of history
+  constexpr std::uint32_t kShortFrom = 600;
+  constexpr std::uint32_t kShort = 3;
+  std::size_t most_held_while_long = 0;
+  std::uint64_t full_while_short = 0;
+  for (std::uint32_t t = 1; t <= 900; ++t) {
+    m.step(t);
+    history.capture(m.world, Tick(t));
+    std::vector<std::uint8_t> out;
+    const std::uint64_t full_before = sender.stats().full_snapshots;
+    sender.encode(history, Tick(t), out);
+    const auto got = receiver.receive(out);
+    ASSERT_TRUE(got.ok()) << "tick " << t;
+    // Kept or not, what the client holds is the world at that tick.
+    const WorldState* theirs = receiver.state(got.value());
+    ASSERT_TRUE(theirs != nullptr && theirs->same_content(*history.find(Tick(t)), m.schema)) << "tick " << t;
+    if (const WorldState* ours = sender.view(Tick(t))) {
+      ASSERT_TRUE(theirs->same_content(*ours, m.schema)) << "tick " << t;
+    }
+    acks.send(t + (t < kShortFrom ? kLong : kShort), got.value());
+    acks.deliver(t, {&sender});
+    // From the first ack on, until acks from the short link arrive.
+    if (t > kLong + 1 && t < kShortFrom + kShort) {
+      most_held_while_long = std::max(most_held_while_long, sender.views_held());
+      EXPECT_EQ(sender.stats().full_snapshots, full_before + 1) << "tick " << t;
+    }
+    if (t > kShortFrom + 20) full_while_short += sender.stats().full_snapshots - full_before;
+  }
+  EXPECT_EQ(most_held_while_long, 0U);
+  EXPECT_GT(sender.stats().views_not_kept, 400U);
+  // The short link's acks bring deltas back: after the first round trip,
+  // no snapshot is a full one, and the states held are bounded by the
+  // reach as on any short link.
+  EXPECT_EQ(full_while_short, 0U);
+  EXPECT_LE(sender.views_held(), 1U + 16U + kShort + 1U);
+  EXPECT_GT(sender.views_held(), 0U);
+}
+
+// A client that stops answering for a while (no acks at all) tells the
+// sender nothing about the round trip: states stay kept, bounded by the
+// history, so the first ack after the silence still finds its state.
+TEST(ViewRelease, ASilentClientKeepsItsStates) {
+  Movers m;
+  SnapshotSender sender(m.schema, config(0));
+  WorldHistory history(2 * kHistory);
+  for (std::uint32_t t = 1; t <= 400; ++t) {
+    m.step(t);
+    history.capture(m.world, Tick(t));
+    std::vector<std::uint8_t> out;
+    sender.encode(history, Tick(t), out);
+    // Acks two ticks late, then nothing from tick 100 to tick 399.
+    if (t > 2 && t < 100) sender.acknowledge(Tick(t - 2));
+  }
+  EXPECT_EQ(sender.stats().views_not_kept, 0U);
+  EXPECT_EQ(sender.views_held(), kHistory);
+  sender.acknowledge(Tick(398));
+  EXPECT_EQ(*sender.newest_acked(), Tick(398));
+}
+
 // A reference span longer than any state held ranks the states as the
 // longest held span does: the oldest acknowledged one within the history,
 // found as fast (the search never runs past the history).

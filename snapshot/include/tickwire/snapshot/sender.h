@@ -98,6 +98,9 @@ struct SenderStats {
   std::uint64_t models_thinned = 0;     // states in flight that gave up their models to the bound
   std::uint64_t models_from_older = 0;  // snapshots whose models start from a state older than the baseline
   std::uint64_t fresh_models = 0;       // snapshots whose models start fresh: no acknowledged state kept any
+  // Snapshots whose state was not kept: every recent ack came too late to
+  // make any state a baseline (a round trip longer than the history).
+  std::uint64_t views_not_kept = 0;
 };
 
 class SnapshotSender {
@@ -154,8 +157,11 @@ class SnapshotSender {
   // accounting).
   std::size_t states_with_models() const;
   // The state the client holds once it decodes snapshot `tick`, while
-  // within history_ticks of the newest snapshot.
+  // within history_ticks of the newest snapshot and kept (see
+  // SenderStats::views_not_kept).
   const WorldState* view(Tick tick) const;
+  // States held, of every kind (for tests and memory accounting).
+  std::size_t views_held() const;
   const SenderStats& stats() const { return stats_; }
   // The baseline age in ticks of the last snapshot encoded (0: a full one),
   // for a codebook trainer (CodebookTrainer::add).
@@ -174,6 +180,10 @@ class SnapshotSender {
   void fit(const EncodeInput& in, std::size_t budget, std::vector<std::uint8_t>& out);
   std::uint32_t reach() const;
   void release_views_behind(Tick newest);
+  void release(StateRing::Slot& slot);
+  void note_ack_age(Tick tick);
+  bool acks_too_late() const;
+  void drop_views();
   void thin_models_in_flight(Tick now);
   bool models_carry() const { return config_.adaptive_coding && config_.inherit_models && !config_.codebook; }
   void take_spare_for_scratch();
@@ -196,6 +206,20 @@ class SnapshotSender {
   // Within reach, the ticks below it hold nothing or an acknowledged state
   // that gave its models up (release_views_behind skips them).
   std::optional<Tick> settled_until_;
+  // What the acks of two consecutive windows of history_ticks snapshots
+  // said about the round trip: whether any came, and whether any came
+  // while its state could still be a baseline. When acks come and none in
+  // time, no state is kept: on a round trip longer than the history, the
+  // states in flight would cost a whole history of memory a client and
+  // never serve. An ack in time (the link got shorter) keeps them again.
+  struct AckWindow {
+    bool any = false;
+    bool in_time = false;
+  };
+  AckWindow acks_now_;
+  AckWindow acks_before_;
+  std::uint32_t ack_window_countdown_ = 0;
+  bool views_dropped_ = false;  // drop_views() ran and nothing was kept since
   std::uint32_t last_baseline_age_ = 0;
   double tokens_ = 0.0;
   bool second_order_fields_ = false;  // the schema has Prediction::kAcceleration fields
