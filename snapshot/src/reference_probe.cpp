@@ -104,6 +104,10 @@ void SharedReferenceProbe::update(const WorldHistory& history, Tick tick) {
     probed_[set] = true;
     ++probes_;
   }
+  longest_span_ = 0;
+  for (std::size_t set = 0; set < kAgeSets; ++set) {
+    if (probed_[set]) longest_span_ = std::max(longest_span_, choices_[set].span);
+  }
 }
 
 const ReferenceChoice* SharedReferenceProbe::choice(std::int64_t age) const {

@@ -19,6 +19,10 @@ constexpr int kMaxFitPasses = 5;
 // far behind the baseline an automatic reference can lie, and so how many
 // states a client costs.
 constexpr std::uint32_t kLongestSpan = 16;
+// With a shared probe, how far beyond its longest chosen span states are
+// kept: the acknowledged state nearest a span is used when the one at it
+// was lost, and a longer one first (reference choice below).
+constexpr std::int64_t kSharedReachSlack = 4;
 // Spare storage kept beyond this is freed: a burst of releases (one ack
 // after a long silence) leaves more than the next states need.
 constexpr std::size_t kMaxSpare = 4;
@@ -63,6 +67,14 @@ std::uint32_t SnapshotSender::reach() const {
       first = config_.reference_span;
     } else if (config_.adaptive_reference_span) {
       first = kLongestSpan;
+      // One probe for every client chooses every span this sender will
+      // target: states beyond the longest (and its slack) would never be
+      // a reference until the probe chooses longer, and then a nearer one
+      // serves for the few ticks until states that old are held again.
+      if (shared_probe_ != nullptr && shared_probe_->longest_span() > 0) {
+        first = static_cast<std::uint32_t>(
+            std::min<std::int64_t>(kLongestSpan, shared_probe_->longest_span() + kSharedReachSlack));
+      }
     } else {
       first = config_.history_ticks;  // the baseline's age: any span
     }
@@ -346,6 +358,9 @@ void SnapshotSender::encode(const WorldState& current, const WorldHistory* histo
                             EntityBitsCache* cache) {
   const Tick now = current.tick();
   if (last_tick_ && now <= *last_tick_) throw std::invalid_argument("SnapshotSender: snapshot ticks must increase");
+  // The shared probe's choices change between packets, and the reach with
+  // them; release_views_behind applies it at the next ack.
+  if (shared_probe_ != nullptr) reach_ = reach();
 
   const WorldState* baseline = nullptr;
   const WorldState* models_from = nullptr;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -161,6 +162,61 @@ TEST(ReferenceProbe, SendersGivenTheProbeUseItsChoiceAndShareTheirCodedChanges) 
   for (const auto& cl : clients) EXPECT_EQ(cl->shared.own_reference_choice().span, 0);
   EXPECT_GT(probe.probes(), 0U);
   EXPECT_GT(cache.hits(), 0U);
+}
+
+// Given the probe, a sender keeps the acknowledged states only as far
+// behind its baseline as the probe's longest chosen span and a slack of 4,
+// not the 16 its own probe would try: where the probe chooses short spans
+// it holds fewer states, and with every snapshot acknowledged
+// (the state at each span held) it sends exactly the bytes of a sender
+// that keeps all 16.
+TEST(ReferenceProbe, SendersGivenTheProbeKeepOnlyTheStatesItsSpansReach) {
+  tickwire::testing::CircleMovers m;  // slow turns: the probe chooses short spans
+  WorldHistory history(2 * kHistory);
+  SharedReferenceProbe probe(m.schema);
+  SenderConfig fixed_reach = sender_config();
+  fixed_reach.reference_reach = 16;
+  SnapshotSender probed(m.schema, sender_config());
+  SnapshotSender keeping(m.schema, fixed_reach);
+  probed.set_shared_probe(&probe);
+  keeping.set_shared_probe(&probe);
+  ReceiverConfig rc;
+  rc.history_ticks = kHistory;
+  SnapshotReceiver receiver(m.schema, rc);
+  constexpr std::uint32_t kJoin = 60;  // every age set probed by then
+  constexpr std::uint32_t kLate = 2;
+  std::size_t most_probed = 0;
+  std::size_t most_keeping = 0;
+  std::int64_t longest = 0;
+  for (std::uint32_t t = 1; t <= 400; ++t) {
+    m.step(t);
+    history.capture(m.world, Tick(t));
+    probe.update(history, Tick(t));
+    if (t < kJoin) continue;
+    std::vector<std::uint8_t> a;
+    std::vector<std::uint8_t> b;
+    probed.encode(history, Tick(t), a);
+    keeping.encode(history, Tick(t), b);
+    ASSERT_EQ(a, b) << "tick " << t;
+    const auto got = receiver.receive(a);
+    ASSERT_TRUE(got.ok()) << "tick " << t;
+    ASSERT_TRUE(receiver.state(got.value())->same_content(*probed.view(got.value()), m.schema)) << "tick " << t;
+    if (t >= kJoin + kLate) {
+      probed.acknowledge(Tick(t - kLate));
+      keeping.acknowledge(Tick(t - kLate));
+    }
+    if (t > kJoin + 40) {
+      most_probed = std::max(most_probed, probed.views_held());
+      most_keeping = std::max(most_keeping, keeping.views_held());
+      longest = std::max(longest, probe.longest_span());
+    }
+  }
+  std::printf("longest span %lld: %zu states held at most, %zu with a reach of 16\n", static_cast<long long>(longest),
+              most_probed, most_keeping);
+  ASSERT_LT(longest + 4, 16);  // the premise: short spans
+  // The baseline, the reach behind it, and those in flight (this one too).
+  EXPECT_LE(most_probed, 1U + static_cast<std::size_t>(longest + 4) + kLate);
+  EXPECT_EQ(most_keeping, 1U + 16U + kLate);
 }
 
 }  // namespace

@@ -81,6 +81,10 @@ class SharedReferenceProbe {
   // that age's set is unprobed.
   const ReferenceChoice* choice(std::int64_t age) const;
   std::uint64_t probes() const { return probes_; }
+  // The longest span any age set's choice holds now (0 before any probe):
+  // how far behind a baseline a reference can lie, so how many states a
+  // sender given this probe need keep.
+  std::int64_t longest_span() const { return longest_span_; }
 
   // The baseline age each set is probed at.
   static std::int64_t typical_age(std::size_t set);
@@ -96,6 +100,7 @@ class SharedReferenceProbe {
   std::vector<DeltaItem> items_;
   PredictionCosts costs_;
   std::uint64_t probes_ = 0;
+  std::int64_t longest_span_ = 0;
 };
 
 }  // namespace tickwire::snapshot

@@ -55,7 +55,8 @@ struct SenderConfig {
   // for the second reference of acceleration fields). The sender keeps the
   // acknowledged states within reach and gives the storage of the others
   // back: most of what a client costs the server in memory. 0 means the
-  // furthest the span search tries (16), or reference_span when that is
+  // furthest the span search tries (16; with a shared probe, its longest
+  // chosen span and 4 more, up to 16), or reference_span when that is
   // set; at most history_ticks.
   std::uint32_t reference_reach = 0;
   // With the same probe, per field: predict from motion or hold the last
@@ -117,7 +118,10 @@ class SnapshotSender {
   // adaptive_reference_span), take the span and the motion choices from
   // `probe` (probed once for every client of the world) instead of probing
   // this client's own entities, whenever it has a choice for the packet's
-  // baseline age. The probe must outlive the sender; null: probe alone.
+  // baseline age. With reference_reach 0 the sender then keeps only the
+  // acknowledged states within the probe's longest span (and a slack of 4)
+  // behind the baseline, not 16. The probe must outlive the sender; null:
+  // probe alone.
   void set_shared_probe(const SharedReferenceProbe* probe) { shared_probe_ = probe; }
 
   // The client decoded snapshot `tick` (it says so in its input packets).
