@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <stdexcept>
-#include <unordered_set>
 #include <vector>
 
 #include "link.h"
@@ -124,7 +124,10 @@ RunResult run_scene(Scene& scene, const RunOptions& options) {
   result.warmup_seconds = options.warmup_seconds;
   result.send_hz = scene.send_hz();
   std::vector<std::size_t> sizes;
-  std::unordered_set<std::uint32_t> not_kept;  // ticks whose state the sender did not keep
+  // What the sender recorded for each recent snapshot, copied as it was
+  // sent: the sender may give a state up before its packet arrives. Kept
+  // for twice the history: the client decodes nothing older.
+  std::map<std::uint32_t, snapshot::WorldState> recorded;
   std::uint64_t down_payload = 0;
   std::uint64_t up_payload = 0;
   double encode_total = 0;
@@ -160,7 +163,10 @@ RunResult run_scene(Scene& scene, const RunOptions& options) {
       sender.encode(state, payload);
       encode_total += micros_since(t0);
       // On a round trip beyond the history the sender keeps no state.
-      if (sender.view(state.tick()) == nullptr) not_kept.insert(state.tick().value());
+      if (const snapshot::WorldState* view = sender.view(state.tick())) recorded[state.tick().value()] = *view;
+      while (!recorded.empty() && recorded.begin()->first + 2 * sender.config().history_ticks < state.tick().value()) {
+        recorded.erase(recorded.begin());
+      }
       if (options.train != nullptr) {
         const snapshot::WorldState* view = sender.view(state.tick());
         if (view != nullptr && view->models() != nullptr)
@@ -211,12 +217,10 @@ RunResult run_scene(Scene& scene, const RunOptions& options) {
       decode_total += micros_since(t0);
       if (!decoded) continue;
       const Tick got = decoded.value();
-      const snapshot::WorldState* sent = sender.view(got);
-      const bool released =
-          sent == nullptr && ((sender.newest_acked() && got < *sender.newest_acked()) || not_kept.count(got.value()) > 0);
-      if (released) {
+      const auto sent = recorded.find(got.value());
+      if (sent == recorded.end()) {
         ++result.unverified;
-      } else if (sent == nullptr || !receiver.state(got)->same_content(*sent, scene.schema())) {
+      } else if (!receiver.state(got)->same_content(sent->second, scene.schema())) {
         ++result.mismatches;
       }
     }

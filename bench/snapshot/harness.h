@@ -61,9 +61,9 @@ struct RunResult {
   std::uint64_t decoded = 0;
   std::uint64_t dropped = 0;
   std::uint64_t mismatches = 0;  // decoded states that differ from what the server recorded
-  // Decoded after the client acknowledged a newer one, when the server had
-  // already let its copy go (it can never be a baseline or reference): not
-  // comparable. Zero on an in-order link.
+  // Decoded states the sender kept no record of (a round trip longer than
+  // the history: SenderStats::views_not_kept): not comparable. Every other
+  // is compared with the sender's state as it was sent.
   std::uint64_t unverified = 0;
   std::uint64_t deferred = 0;  // entity updates left for a later packet by the budget
 };

@@ -25,8 +25,9 @@
 // --latency-ms sets SimNetwork's one-way delay (25 by default): a longer
 // round trip keeps more snapshots in flight. --models-in-flight sets the
 // sender's bound on the in-flight states that keep their coding models
-// (SenderConfig::max_models_in_flight; 0: none), to measure what the bound
-// costs.
+// (SenderConfig::max_models_in_flight; 0: none), and --views-in-flight its
+// bound on the in-flight states kept at all (max_views_in_flight; 0: none),
+// to measure what the bounds cost.
 //
 // --ablation measures what each compression step buys, per scene at 0%
 // loss with the payload limit lifted so only the coding differs.
@@ -67,6 +68,7 @@ struct Args {
   std::uint32_t reference_span = 0;
   std::uint32_t latency_ms = 25;
   std::optional<std::uint32_t> models_in_flight;
+  std::optional<std::uint32_t> views_in_flight;
   bool sim = true;
   bool enet = false;
 };
@@ -74,7 +76,7 @@ struct Args {
 constexpr const char* kUsage =
     "usage: bench_snapshot [--transport sim|enet|both] "
     "[--scene asteroids|asteroids_simple|cubes_idle|arena|arena_smooth] [--seconds N] [--warmup N] "
-    "[--json FILE] [--seed N] [--ablation] [--reference-span TICKS] [--latency-ms N] [--models-in-flight N]\n";
+    "[--json FILE] [--seed N] [--ablation] [--reference-span TICKS] [--latency-ms N] [--models-in-flight N] [--views-in-flight N]\n";
 
 [[noreturn]] void usage(const char* why) {
   std::cerr << "bench_snapshot: " << why << "\n" << kUsage;
@@ -129,6 +131,10 @@ Args parse(int argc, char** argv) {
       const std::uint64_t n = whole_number(value(), arg);
       if (n > tickwire::snapshot::kMaxHistoryTicks) usage("--models-in-flight must be at most 4096");
       a.models_in_flight = static_cast<std::uint32_t>(n);
+    } else if (arg == "--views-in-flight") {
+      const std::uint64_t n = whole_number(value(), arg);
+      if (n == 1 || n > tickwire::snapshot::kMaxHistoryTicks) usage("--views-in-flight must be 0 or in 2..4096");
+      a.views_in_flight = static_cast<std::uint32_t>(n);
     } else if (arg == "--transport") {
       const std::string t = value();
       if (t != "sim" && t != "enet" && t != "both") usage("--transport must be sim, enet or both");
@@ -182,7 +188,7 @@ void print_row(const RunResult& r) {
                 static_cast<unsigned long long>(r.mismatches));
   }
   if (r.unverified != 0) {
-    std::printf("  note: %llu states arrived after a newer one was acknowledged and were not compared\n",
+    std::printf("  note: %llu states the server kept no record of (a round trip beyond the history) were not compared\n",
                 static_cast<unsigned long long>(r.unverified));
   }
   std::fflush(stdout);
@@ -297,6 +303,7 @@ int run(const Args& args) {
     o.sender.reference_span = args.reference_span;
     o.latency_ms = args.latency_ms;
     if (args.models_in_flight) o.sender.max_models_in_flight = *args.models_in_flight;
+    if (args.views_in_flight) o.sender.max_views_in_flight = *args.views_in_flight;
     results.push_back(tickwire::bench::run_scene(*scene, o));
     print_row(results.back());
     errors += results.back().mismatches != 0 ? 1 : 0;

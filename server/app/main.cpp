@@ -95,6 +95,7 @@ int main(int argc, char** argv) {
   config.schema_hash = opt.schema_hash;
   config.max_snapshot_bytes = opt.snapshot_bytes;
   config.snapshot_models_in_flight = opt.models_in_flight;
+  config.snapshot_views_in_flight = opt.views_in_flight;
   config.adaptive_snapshot_models = opt.adaptive_models;
   std::shared_ptr<snapshot::CodebookTrainer> trainer;  // with --train-codebook
   if (!opt.codebook.empty()) {

@@ -166,6 +166,15 @@ std::variant<Options, ParseExit> parse_options(int argc, const char* const* argv
       ->capture_default_str()
       ->check(quiet(CLI::Range(std::uint32_t{0}, std::uint32_t{4096})))
       ->group(kAdvanced);
+  app.add_option("--views-in-flight", o.views_in_flight,
+                 "Snapshots in flight per client whose state is kept as a possible baseline (0 or 2-4096; 0: all): "
+                 "memory per client on long round trips against a baseline a tick or two older")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(quiet(CLI::Range(std::uint32_t{0}, std::uint32_t{4096})))
+      ->check(quiet(CLI::Validator(
+          [](const std::string& v) { return v == "1" ? std::string("must be 0 or at least 2") : std::string(); }, "")))
+      ->group(kAdvanced);
   auto* codebook =
       app.add_option("--codebook", o.codebook,
                      "Code snapshots with this codebook (made by --train-codebook) instead of the one the game ships; "

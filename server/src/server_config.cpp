@@ -31,6 +31,9 @@ void ServerConfig::validate() const {
   if (snapshot_models_in_flight > 4096) {
     fail("snapshot_models_in_flight must be in 0..4096, got " + std::to_string(snapshot_models_in_flight));
   }
+  if (snapshot_views_in_flight == 1 || snapshot_views_in_flight > 4096) {
+    fail("snapshot_views_in_flight must be 0 or in 2..4096, got " + std::to_string(snapshot_views_in_flight));
+  }
   if (snapshot_history_ticks == 0 || snapshot_history_ticks > 4096) {
     fail("snapshot_history_ticks must be in 1..4096, got " + std::to_string(snapshot_history_ticks));
   }

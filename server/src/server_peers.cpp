@@ -140,6 +140,7 @@ void Server::welcome(Slot& slot, Time now) {
   sender.bytes_per_second = config_.snapshot_bytes_per_second;
   sender.history_ticks = config_.snapshot_history_ticks;
   sender.max_models_in_flight = config_.snapshot_models_in_flight;
+  sender.max_views_in_flight = config_.snapshot_views_in_flight;
   sender.codebook = config_.snapshot_codebook;
   slot.sender = std::make_unique<snapshot::SnapshotSender>(game_.schema(), sender);
   slot.sender->set_shared_probe(reference_probe_.get());

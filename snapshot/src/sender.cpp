@@ -33,6 +33,9 @@ SenderConfig checked(SenderConfig c) {
     throw std::invalid_argument("SnapshotSender: history_ticks must be in [1, 4096]");
   }
   if (c.max_payload < kMinBudget) throw std::invalid_argument("SnapshotSender: max_payload must be at least 64 bytes");
+  if (c.max_views_in_flight == 1) {
+    throw std::invalid_argument("SnapshotSender: max_views_in_flight must be 0 (no bound) or at least 2");
+  }
   if (c.codebook && !c.adaptive_coding) {
     throw std::invalid_argument("SnapshotSender: a codebook codes with models, so adaptive_coding must be on");
   }
@@ -200,6 +203,24 @@ void SnapshotSender::take_spare_for_scratch() {
   spare_.pop_back();
 }
 
+// Of the states in `in_flight` (oldest first), the one whose loss leaves
+// the shortest gap between those that stay, the newest never: `before` is
+// what an ack of the oldest would fall back to.
+std::size_t SnapshotSender::thinnest(std::int64_t before_oldest) const {
+  const auto tick_of = [this](std::size_t i) { return std::int64_t{in_flight_[i]->tick->value()}; };
+  std::size_t drop = 0;
+  std::int64_t shortest = 0;
+  for (std::size_t i = 0; i + 1 < in_flight_.size(); ++i) {
+    const std::int64_t before = i > 0 ? tick_of(i - 1) : before_oldest;
+    const std::int64_t gap = tick_of(i + 1) - before;
+    if (i == 0 || gap < shortest) {
+      drop = i;
+      shortest = gap;
+    }
+  }
+  return drop;
+}
+
 // Keeps models on at most max_models_in_flight of the states newer than
 // base_: those in flight, and those whose late ack may still come. Each
 // time there are more, the state whose loss leaves the shortest gap
@@ -218,24 +239,41 @@ void SnapshotSender::thin_models_in_flight(Tick now) {
     StateRing::Slot* s = views_.find(now - back);
     if (s != nullptr && !s->models_dropped && s->state->models() != nullptr) in_flight_.push_back(s);
   }
-  const auto tick_of = [this](std::size_t i) { return std::int64_t{in_flight_[i]->tick->value()}; };
   while (in_flight_.size() > bound) {
-    std::size_t drop = 0;
-    std::int64_t shortest = 0;
-    for (std::size_t i = 0; i + 1 < in_flight_.size(); ++i) {
-      // Before the oldest: the baseline an ack of it would fall back to,
-      // or, with none, a whole history (an ack would bring no baseline).
-      const std::int64_t before = i > 0 ? tick_of(i - 1) : base_ ? std::int64_t{base_->value()} : tick_of(0) - history;
-      const std::int64_t gap = tick_of(i + 1) - before;
-      if (i == 0 || gap < shortest) {
-        drop = i;
-        shortest = gap;
-      }
-    }
+    // Before the oldest: the baseline an ack of it would fall back to, or,
+    // with none, a whole history (an ack would bring no baseline).
+    const std::size_t drop =
+        thinnest(base_ ? std::int64_t{base_->value()} : std::int64_t{in_flight_[0]->tick->value()} - history);
     StateRing::Slot& s = *in_flight_[drop];
     s.state->set_models(nullptr);
     s.models_dropped = true;
     ++stats_.models_thinned;
+    in_flight_.erase(in_flight_.begin() + static_cast<std::ptrdiff_t>(drop));
+  }
+}
+
+// Keeps at most max_views_in_flight of the states newer than the newest
+// acknowledged one (all of them sent and not yet acknowledged), spread
+// evenly over the flight as the models are: whichever the client
+// acknowledges, a state kept is near it. The newest is always kept.
+void SnapshotSender::thin_views_in_flight(Tick now) {
+  const std::uint32_t bound = config_.max_views_in_flight;
+  if (bound == 0) return;
+  const auto history = static_cast<std::int64_t>(config_.history_ticks);
+  std::int64_t span = std::min<std::int64_t>(newest_acked_ ? now - *newest_acked_ : history, history);
+  span = std::min<std::int64_t>(span, std::int64_t{now.value()} + 1);  // ticks start at 0
+  if (span <= static_cast<std::int64_t>(bound)) return;                // one state a tick at most
+  in_flight_.clear();
+  for (std::int64_t back = span - 1; back >= 0; --back) {
+    if (StateRing::Slot* s = views_.find(now - back)) in_flight_.push_back(s);
+  }
+  while (in_flight_.size() > bound) {
+    // Before the oldest: the baseline an ack of it would fall back to, or,
+    // with none, a whole history.
+    const std::size_t drop = thinnest(newest_acked_ ? std::int64_t{newest_acked_->value()}
+                                                    : std::int64_t{in_flight_[0]->tick->value()} - history);
+    ++stats_.views_thinned;
+    release(*in_flight_[drop]);
     in_flight_.erase(in_flight_.begin() + static_cast<std::ptrdiff_t>(drop));
   }
 }
@@ -457,6 +495,7 @@ void SnapshotSender::encode(const WorldState& current, const WorldHistory* histo
     if (baseline != nullptr && models_carry() && slot.state->models() == nullptr && baseline->models() == nullptr) {
       slot.models_dropped = true;
     }
+    thin_views_in_flight(now);
     thin_models_in_flight(now);
   }
   ++stats_.snapshots;

@@ -159,5 +159,17 @@ TEST(ServerScaleSim, ModelsInFlightBeyondTheFormatAreRefused) {
   EXPECT_THROW(config.validate(), std::invalid_argument);
 }
 
+TEST(ServerScaleSim, ViewsInFlightOfOneOrBeyondTheFormatAreRefused) {
+  server::ServerConfig config;
+  config.snapshot_views_in_flight = 0;  // no bound
+  EXPECT_NO_THROW(config.validate());
+  config.snapshot_views_in_flight = 2;
+  EXPECT_NO_THROW(config.validate());
+  for (std::uint32_t bad : {1U, 4097U}) {
+    config.snapshot_views_in_flight = bad;
+    EXPECT_THROW(config.validate(), std::invalid_argument) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace tickwire

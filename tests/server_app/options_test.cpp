@@ -41,6 +41,15 @@ TEST(Options, ModelsInFlightDefaultsToFourAndZeroMeansAll) {
   EXPECT_EQ(std::get<Options>(all).models_in_flight, 0U);
 }
 
+TEST(Options, ViewsInFlightDefaultsToEightAndZeroMeansAll) {
+  const auto none = parse({});
+  ASSERT_TRUE(std::holds_alternative<Options>(none));
+  EXPECT_EQ(std::get<Options>(none).views_in_flight, 8U);
+  const auto all = parse({"--views-in-flight", "0"});
+  ASSERT_TRUE(std::holds_alternative<Options>(all));
+  EXPECT_EQ(std::get<Options>(all).views_in_flight, 0U);
+}
+
 TEST(Options, TimeoutIsSecondsFromOneToTenMinutes) {
   const auto parsed = parse({"--timeout", "8", "--handshake-timeout", "60"});
   ASSERT_TRUE(std::holds_alternative<Options>(parsed));
@@ -54,6 +63,8 @@ TEST(Options, BadValuesExitTwoNamingTheFlag) {
                                                                 {"--snapshot-bytes", "10"},
                                                                 {"--models-in-flight", "5000"},
                                                                 {"--models-in-flight", "-1"},
+                                                                {"--views-in-flight", "1"},
+                                                                {"--views-in-flight", "4097"},
                                                                 {"--max-catch-up-ticks", "0"},
                                                                 {"--timeout", "0.5"},
                                                                 {"--timeout", "601"},

@@ -13,6 +13,7 @@
 #include <functional>
 #include <initializer_list>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "circle_movers.h"
@@ -206,7 +207,9 @@ TEST(ViewRelease, AcksBeyondTheHistoryKeepNoStatesUntilTheLinkShortens) {
 // history, so the first ack after the silence still finds its state.
 TEST(ViewRelease, ASilentClientKeepsItsStates) {
   Movers m;
-  SnapshotSender sender(m.schema, config(0));
+  SenderConfig sc = config(0);
+  sc.max_views_in_flight = 0;  // every state in flight kept (ViewThinning bounds them)
+  SnapshotSender sender(m.schema, sc);
   WorldHistory history(2 * kHistory);
   for (std::uint32_t t = 1; t <= 400; ++t) {
     m.step(t);
@@ -242,6 +245,7 @@ TEST(ReferenceChoice, ASpanBeyondTheHistoryTakesTheOldestStateHeld) {
 SenderConfig thinning(std::uint32_t models_in_flight) {
   SenderConfig sc = config(0);
   sc.max_models_in_flight = models_in_flight;
+  sc.max_views_in_flight = 0;  // the states themselves all kept: ViewThinning below
   return sc;
 }
 
@@ -328,6 +332,91 @@ TEST(ModelThinning, NoModelsLeftMeansFreshModels) {
   }
   EXPECT_GT(sender.stats().models_thinned, 0U);
   EXPECT_GT(sender.stats().fresh_models + sender.stats().models_from_older, 0U);
+}
+
+SenderConfig views_in_flight(std::uint32_t bound) {
+  SenderConfig sc = config(0);
+  sc.max_views_in_flight = bound;
+  return sc;
+}
+
+// The states held newer than the newest acknowledged one, oldest first.
+std::vector<std::uint32_t> in_flight(const SnapshotSender& s, std::uint32_t now) {
+  std::vector<std::uint32_t> ticks;
+  const std::uint32_t acked = s.newest_acked() ? s.newest_acked()->value() : 0;
+  for (std::uint32_t t = std::max(acked + 1, now >= kHistory ? now - kHistory + 1 : 1); t <= now; ++t) {
+    if (s.view(Tick(t)) != nullptr) ticks.push_back(t);
+  }
+  return ticks;
+}
+
+// While no more states are in flight than the bound, nothing is thinned
+// and no byte changes.
+TEST(ViewThinning, ShortFlightsAreNeverThinned) {
+  Movers m;
+  SnapshotSender bounded(m.schema, views_in_flight(8));
+  SnapshotSender unbounded(m.schema, views_in_flight(0));
+  expect_same_bytes(m, bounded, unbounded, 300, 6);
+  EXPECT_EQ(bounded.stats().views_thinned, 0U);
+}
+
+TEST(ViewThinning, ABoundOfOneIsRefused) {
+  Movers m;
+  EXPECT_THROW(SnapshotSender(m.schema, views_in_flight(1)), std::invalid_argument);
+}
+
+// A long, lossy flight (acks 20 to 40 ticks late, out of order, a quarter
+// of the packets lost in bursts) with adaptive models: at most 8 states in
+// flight, spread over it (no gap between kept states over 3 times the
+// longest flight / 8), every snapshot still decodes to exactly the
+// sender's state, and the bytes stay near those of keeping every state.
+TEST(ViewThinning, LongLossyFlightsDecodeExactlyWithFewStates) {
+  const std::uint64_t seed = testing::test_seed("ViewThinning.LongLossyFlightsDecodeExactlyWithFewStates");
+  std::mt19937_64 rng(seed);
+  Movers m;
+  SnapshotSender sender(m.schema, views_in_flight(8));
+  SnapshotSender unbounded(m.schema, views_in_flight(0));
+  SnapshotReceiver receiver(m.schema, receiver_config());
+  SnapshotReceiver unbounded_receiver(m.schema, receiver_config());
+  WorldHistory history(2 * kHistory);
+  DelayedAcks acks;
+  std::size_t decoded = 0;
+  std::size_t most_in_flight = 0;
+  std::size_t most_unbounded = 0;
+  std::uint32_t widest_gap = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t unbounded_bytes = 0;
+  for (std::uint32_t t = 1; t <= 900; ++t) {
+    m.step(t, true);
+    history.capture(m.world, Tick(t));
+    std::vector<std::uint8_t> out;
+    std::vector<std::uint8_t> out_unbounded;
+    sender.encode(history, Tick(t), out);
+    unbounded.encode(history, Tick(t), out_unbounded);
+    bytes += out.size();
+    unbounded_bytes += out_unbounded.size();
+    const std::vector<std::uint32_t> flight = in_flight(sender, t);
+    most_in_flight = std::max(most_in_flight, flight.size());
+    most_unbounded = std::max(most_unbounded, in_flight(unbounded, t).size());
+    for (std::size_t i = 1; t > 200 && i < flight.size(); ++i) widest_gap = std::max(widest_gap, flight[i] - flight[i - 1]);
+    if (!lost_in_a_burst(t, rng)) {
+      const Tick got = decodes_to_senders_state(receiver, sender, out, m.schema, t);
+      ASSERT_TRUE(unbounded_receiver.receive(out_unbounded).ok()) << "tick " << t;
+      ASSERT_FALSE(::testing::Test::HasFailure()) << "seed " << seed;
+      ++decoded;
+      acks.send(t + 20 + static_cast<std::uint32_t>(rng() % 21), got);
+    }
+    acks.deliver(t, {&sender, &unbounded});
+  }
+  std::printf("seed %llu: %llu bytes with 8 in flight, %llu with all (%zu at most); widest gap %u ticks\n",
+              static_cast<unsigned long long>(seed), static_cast<unsigned long long>(bytes),
+              static_cast<unsigned long long>(unbounded_bytes), most_unbounded, widest_gap);
+  EXPECT_GT(decoded, 700U);
+  EXPECT_LE(most_in_flight, 8U);
+  EXPECT_GT(most_unbounded, 20U);  // the premise: a long flight
+  EXPECT_GT(sender.stats().views_thinned, 0U);
+  EXPECT_LE(widest_gap, 3U * 40U / 8U);
+  EXPECT_LT(static_cast<double>(bytes), 1.1 * static_cast<double>(unbounded_bytes));
 }
 
 }  // namespace

@@ -44,6 +44,10 @@ struct ServerConfig {
   // (SenderConfig::max_models_in_flight): the server's memory per client on
   // long round trips against a little bandwidth; 0: no bound.
   std::uint32_t snapshot_models_in_flight = 4;
+  // States in flight kept per client at all (SenderConfig::
+  // max_views_in_flight): on a long round trip, most of a client's memory,
+  // against a baseline a tick or two older; 0: no bound, else 2..4096.
+  std::uint32_t snapshot_views_in_flight = 8;
   // A codebook (snapshot/codebook.h): every client's snapshots are coded
   // with its fixed models instead of models carried per client, so no
   // state keeps models and each entity's coded change is shared by the

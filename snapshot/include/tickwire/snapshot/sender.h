@@ -78,6 +78,13 @@ struct SenderConfig {
   // packets' models start from the newest acknowledged state that kept
   // them (a few ticks older; the header names it). 0: no bound.
   std::uint32_t max_models_in_flight = 4;
+  // The states in flight themselves (sent, not yet acknowledged) are kept
+  // for the same reason: on a round trip of 25 ticks, 25 of them, most of
+  // what such a client costs the server. Beyond this many the sender thins
+  // them the same way, spread evenly over the flight; an ack of a state it
+  // gave up is ignored, so the baseline stays the last one kept, a tick or
+  // two older on average. 0: no bound; else at least 2.
+  std::uint32_t max_views_in_flight = 8;
   // With adaptive_coding: code every body with these fixed models (a
   // codebook: codebook.h) instead of models carried per client. The
   // client's receiver must hold the same (ReceiverConfig::codebook).
@@ -97,6 +104,7 @@ struct SenderStats {
   std::uint64_t acks_ignored = 0;       // ticks never sent, or too old
   std::uint64_t views_released = 0;     // states given up as beyond any reference's reach
   std::uint64_t models_thinned = 0;     // states in flight that gave up their models to the bound
+  std::uint64_t views_thinned = 0;      // states in flight given up to max_views_in_flight
   std::uint64_t models_from_older = 0;  // snapshots whose models start from a state older than the baseline
   std::uint64_t fresh_models = 0;       // snapshots whose models start fresh: no acknowledged state kept any
   // Snapshots whose state was not kept: every recent ack came too late to
@@ -189,6 +197,8 @@ class SnapshotSender {
   bool acks_too_late() const;
   void drop_views();
   void thin_models_in_flight(Tick now);
+  void thin_views_in_flight(Tick now);
+  std::size_t thinnest(std::int64_t before_oldest) const;
   bool models_carry() const { return config_.adaptive_coding && config_.inherit_models && !config_.codebook; }
   void take_spare_for_scratch();
 
@@ -202,7 +212,7 @@ class SnapshotSender {
   // The newest acknowledged state that kept its models, where a packet's
   // models start when thinning took the baseline's; kept whole.
   std::optional<Tick> base_;
-  std::vector<StateRing::Slot*> in_flight_;  // thin_models_in_flight's list, kept for its storage
+  std::vector<StateRing::Slot*> in_flight_;  // the thinning's list, kept for its storage
   std::optional<Tick> last_tick_;
   // The oldest tick below the newest acknowledged one whose state
   // release_views_behind kept: below it every slot is empty.
