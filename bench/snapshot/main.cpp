@@ -76,7 +76,8 @@ struct Args {
 constexpr const char* kUsage =
     "usage: bench_snapshot [--transport sim|enet|both] "
     "[--scene asteroids|asteroids_simple|cubes_idle|arena|arena_smooth] [--seconds N] [--warmup N] "
-    "[--json FILE] [--seed N] [--ablation] [--reference-span TICKS] [--latency-ms N] [--models-in-flight N] [--views-in-flight N]\n";
+    "[--json FILE] [--seed N] [--ablation] [--reference-span TICKS] [--latency-ms N] [--models-in-flight N] "
+    "[--views-in-flight N]\n";
 
 [[noreturn]] void usage(const char* why) {
   std::cerr << "bench_snapshot: " << why << "\n" << kUsage;
@@ -188,8 +189,9 @@ void print_row(const RunResult& r) {
                 static_cast<unsigned long long>(r.mismatches));
   }
   if (r.unverified != 0) {
-    std::printf("  note: %llu states the server kept no record of (a round trip beyond the history) were not compared\n",
-                static_cast<unsigned long long>(r.unverified));
+    std::printf(
+        "  note: %llu states the server kept no record of (a round trip beyond the history) were not compared\n",
+        static_cast<unsigned long long>(r.unverified));
   }
   std::fflush(stdout);
 }

@@ -25,7 +25,7 @@ struct Options {
   std::uint32_t workers = 1;      // threads encoding snapshots (ServerConfig::workers)
   std::size_t snapshot_bytes = 1100;
   std::uint32_t models_in_flight = 4;  // ServerConfig::snapshot_models_in_flight
-  std::uint32_t views_in_flight = 8;   // ServerConfig::snapshot_views_in_flight
+  std::uint32_t views_in_flight = 16;  // ServerConfig::snapshot_views_in_flight
   std::string codebook;                // snapshot codebook file; empty: the game's (or adaptive_models)
   std::string train_codebook;          // file to write a codebook trained on this run to; empty: none
   bool adaptive_models = false;        // adaptive models instead of the game's codebook

@@ -203,17 +203,19 @@ void SnapshotSender::take_spare_for_scratch() {
   spare_.pop_back();
 }
 
-// Of the states in `in_flight` (oldest first), the one whose loss leaves
-// the shortest gap between those that stay, the newest never: `before` is
-// what an ack of the oldest would fall back to.
-std::size_t SnapshotSender::thinnest(std::int64_t before_oldest) const {
+// Of the states in in_flight_ (oldest first) that `droppable` allows, the
+// one whose loss leaves the shortest gap between those that stay, the
+// newest never; none (in_flight_.size()) when no other is allowed.
+// `before_oldest` is what an ack of the oldest would fall back to.
+std::size_t SnapshotSender::thinnest(std::int64_t before_oldest, bool (*droppable)(const StateRing::Slot&)) const {
   const auto tick_of = [this](std::size_t i) { return std::int64_t{in_flight_[i]->tick->value()}; };
-  std::size_t drop = 0;
+  std::size_t drop = in_flight_.size();
   std::int64_t shortest = 0;
   for (std::size_t i = 0; i + 1 < in_flight_.size(); ++i) {
+    if (!droppable(*in_flight_[i])) continue;
     const std::int64_t before = i > 0 ? tick_of(i - 1) : before_oldest;
     const std::int64_t gap = tick_of(i + 1) - before;
-    if (i == 0 || gap < shortest) {
+    if (drop == in_flight_.size() || gap < shortest) {
       drop = i;
       shortest = gap;
     }
@@ -243,7 +245,8 @@ void SnapshotSender::thin_models_in_flight(Tick now) {
     // Before the oldest: the baseline an ack of it would fall back to, or,
     // with none, a whole history (an ack would bring no baseline).
     const std::size_t drop =
-        thinnest(base_ ? std::int64_t{base_->value()} : std::int64_t{in_flight_[0]->tick->value()} - history);
+        thinnest(base_ ? std::int64_t{base_->value()} : std::int64_t{in_flight_[0]->tick->value()} - history,
+                 [](const StateRing::Slot&) { return true; });
     StateRing::Slot& s = *in_flight_[drop];
     s.state->set_models(nullptr);
     s.models_dropped = true;
@@ -255,7 +258,10 @@ void SnapshotSender::thin_models_in_flight(Tick now) {
 // Keeps at most max_views_in_flight of the states newer than the newest
 // acknowledged one (all of them sent and not yet acknowledged), spread
 // evenly over the flight as the models are: whichever the client
-// acknowledges, a state kept is near it. The newest is always kept.
+// acknowledges, a state kept is near it. The newest is always kept, and so
+// is every state that kept its coding models (thin_models_in_flight bounds
+// those): a baseline without them starts its packets' models from an
+// older state, or fresh, which costs far more than an older baseline.
 void SnapshotSender::thin_views_in_flight(Tick now) {
   const std::uint32_t bound = config_.max_views_in_flight;
   if (bound == 0) return;
@@ -270,8 +276,10 @@ void SnapshotSender::thin_views_in_flight(Tick now) {
   while (in_flight_.size() > bound) {
     // Before the oldest: the baseline an ack of it would fall back to, or,
     // with none, a whole history.
-    const std::size_t drop = thinnest(newest_acked_ ? std::int64_t{newest_acked_->value()}
-                                                    : std::int64_t{in_flight_[0]->tick->value()} - history);
+    const std::size_t drop = thinnest(
+        newest_acked_ ? std::int64_t{newest_acked_->value()} : std::int64_t{in_flight_[0]->tick->value()} - history,
+        [](const StateRing::Slot& s) { return s.models_dropped || s.state->models() == nullptr; });
+    if (drop == in_flight_.size()) break;
     ++stats_.views_thinned;
     release(*in_flight_[drop]);
     in_flight_.erase(in_flight_.begin() + static_cast<std::ptrdiff_t>(drop));

@@ -41,10 +41,10 @@ TEST(Options, ModelsInFlightDefaultsToFourAndZeroMeansAll) {
   EXPECT_EQ(std::get<Options>(all).models_in_flight, 0U);
 }
 
-TEST(Options, ViewsInFlightDefaultsToEightAndZeroMeansAll) {
+TEST(Options, ViewsInFlightDefaultsToSixteenAndZeroMeansAll) {
   const auto none = parse({});
   ASSERT_TRUE(std::holds_alternative<Options>(none));
-  EXPECT_EQ(std::get<Options>(none).views_in_flight, 8U);
+  EXPECT_EQ(std::get<Options>(none).views_in_flight, 16U);
   const auto all = parse({"--views-in-flight", "0"});
   ASSERT_TRUE(std::holds_alternative<Options>(all));
   EXPECT_EQ(std::get<Options>(all).views_in_flight, 0U);

@@ -46,8 +46,9 @@ struct ServerConfig {
   std::uint32_t snapshot_models_in_flight = 4;
   // States in flight kept per client at all (SenderConfig::
   // max_views_in_flight): on a long round trip, most of a client's memory,
-  // against a baseline a tick or two older; 0: no bound, else 2..4096.
-  std::uint32_t snapshot_views_in_flight = 8;
+  // against a baseline a tick or two older, which costs bytes and encoding
+  // time; 0: no bound, else 2..4096.
+  std::uint32_t snapshot_views_in_flight = 16;
   // A codebook (snapshot/codebook.h): every client's snapshots are coded
   // with its fixed models instead of models carried per client, so no
   // state keeps models and each entity's coded change is shared by the

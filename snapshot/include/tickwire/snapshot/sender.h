@@ -81,10 +81,13 @@ struct SenderConfig {
   // The states in flight themselves (sent, not yet acknowledged) are kept
   // for the same reason: on a round trip of 25 ticks, 25 of them, most of
   // what such a client costs the server. Beyond this many the sender thins
-  // them the same way, spread evenly over the flight; an ack of a state it
-  // gave up is ignored, so the baseline stays the last one kept, a tick or
-  // two older on average. 0: no bound; else at least 2.
-  std::uint32_t max_views_in_flight = 8;
+  // them the same way, spread evenly over the flight (keeping those with
+  // models); an ack of a state it gave up is ignored, so the baseline stays
+  // the last one kept, a tick or two older. Older baselines cost bytes and
+  // share fewer coded changes between clients: the default, 16, leaves
+  // round trips up to 16 ticks (267 ms at 60 Hz) untouched and bounds the
+  // rest. 0: no bound; else at least 2.
+  std::uint32_t max_views_in_flight = 16;
   // With adaptive_coding: code every body with these fixed models (a
   // codebook: codebook.h) instead of models carried per client. The
   // client's receiver must hold the same (ReceiverConfig::codebook).
@@ -198,7 +201,7 @@ class SnapshotSender {
   void drop_views();
   void thin_models_in_flight(Tick now);
   void thin_views_in_flight(Tick now);
-  std::size_t thinnest(std::int64_t before_oldest) const;
+  std::size_t thinnest(std::int64_t before_oldest, bool (*droppable)(const StateRing::Slot&)) const;
   bool models_carry() const { return config_.adaptive_coding && config_.inherit_models && !config_.codebook; }
   void take_spare_for_scratch();
 
