@@ -259,6 +259,52 @@ TEST(ModelThinning, ShortFlightsAreNeverThinned) {
   EXPECT_EQ(bounded.stats().models_thinned, 0U);
 }
 
+struct Flight {
+  std::uint64_t seed = 0;
+  std::size_t decoded = 0;
+  std::uint64_t bytes = 0;            // sent by the sender under test
+  std::uint64_t unbounded_bytes = 0;  // by the one without its bound
+};
+
+// A long, lossy flight for 900 ticks: acks 20 to 40 ticks late, out of
+// order, a quarter of the packets lost in bursts, the same to `sender` and
+// `unbounded`. Every packet of `sender` that arrives must decode to exactly
+// its state, and each of `unbounded` must decode; `each` sees every tick
+// once both encoded.
+Flight long_lossy_flight(const char* test, Movers& m, SnapshotSender& sender, SnapshotSender& unbounded, bool churn,
+                         const std::function<void(std::uint32_t)>& each) {
+  Flight f;
+  f.seed = testing::test_seed(test);
+  std::mt19937_64 rng(f.seed);
+  SnapshotReceiver receiver(m.schema, receiver_config());
+  SnapshotReceiver unbounded_receiver(m.schema, receiver_config());
+  WorldHistory history(2 * kHistory);
+  DelayedAcks acks;
+  for (std::uint32_t t = 1; t <= 900; ++t) {
+    m.step(t, churn);
+    history.capture(m.world, Tick(t));
+    std::vector<std::uint8_t> out;
+    std::vector<std::uint8_t> out_unbounded;
+    sender.encode(history, Tick(t), out);
+    unbounded.encode(history, Tick(t), out_unbounded);
+    f.bytes += out.size();
+    f.unbounded_bytes += out_unbounded.size();
+    each(t);
+    if (!lost_in_a_burst(t, rng)) {
+      const Tick got = decodes_to_senders_state(receiver, sender, out, m.schema, t);
+      EXPECT_TRUE(unbounded_receiver.receive(out_unbounded).ok()) << "tick " << t;
+      if (::testing::Test::HasFailure()) {
+        ADD_FAILURE() << "seed " << f.seed;
+        return f;
+      }
+      ++f.decoded;
+      acks.send(t + 20 + static_cast<std::uint32_t>(rng() % 21), got);
+    }
+    acks.deliver(t, {&sender, &unbounded});
+  }
+  return f;
+}
+
 // A long, lossy flight: acks 20 to 40 ticks late, out of order, a quarter
 // of the packets lost in bursts. With models on at most four states in
 // flight, every snapshot still decodes to exactly the sender's state
@@ -266,46 +312,21 @@ TEST(ModelThinning, ShortFlightsAreNeverThinned) {
 // which the client holds too), and the sender never holds more than the
 // four and the state the models come from.
 TEST(ModelThinning, LongLossyFlightsDecodeExactlyWithFewModels) {
-  const std::uint64_t seed = testing::test_seed("ModelThinning.LongLossyFlightsDecodeExactlyWithFewModels");
-  std::mt19937_64 rng(seed);
   Movers m;
   SnapshotSender sender(m.schema, thinning(4));
   SnapshotSender unbounded(m.schema, thinning(0));
-  SnapshotReceiver receiver(m.schema, receiver_config());
-  SnapshotReceiver unbounded_receiver(m.schema, receiver_config());
-  WorldHistory history(2 * kHistory);
-  DelayedAcks acks;
-  std::size_t decoded = 0;
   std::size_t most_models = 0;
-  std::uint64_t bytes = 0;
-  std::uint64_t unbounded_bytes = 0;
-  for (std::uint32_t t = 1; t <= 900; ++t) {
-    m.step(t);
-    history.capture(m.world, Tick(t));
-    std::vector<std::uint8_t> out;
-    std::vector<std::uint8_t> out_unbounded;
-    sender.encode(history, Tick(t), out);
-    unbounded.encode(history, Tick(t), out_unbounded);
-    bytes += out.size();
-    unbounded_bytes += out_unbounded.size();
-    most_models = std::max(most_models, sender.states_with_models());
-    if (!lost_in_a_burst(t, rng)) {
-      const Tick got = decodes_to_senders_state(receiver, sender, out, m.schema, t);
-      ASSERT_TRUE(unbounded_receiver.receive(out_unbounded).ok()) << "tick " << t;
-      ASSERT_FALSE(::testing::Test::HasFailure()) << "seed " << seed;
-      ++decoded;
-      acks.send(t + 20 + static_cast<std::uint32_t>(rng() % 21), got);
-    }
-    acks.deliver(t, {&sender, &unbounded});
-  }
-  EXPECT_GT(decoded, 700U);
+  const Flight f =
+      long_lossy_flight("ModelThinning.LongLossyFlightsDecodeExactlyWithFewModels", m, sender, unbounded, false,
+                        [&](std::uint32_t) { most_models = std::max(most_models, sender.states_with_models()); });
+  EXPECT_GT(f.decoded, 700U);
   EXPECT_LE(most_models, 4U + 1U);
   EXPECT_GT(unbounded.states_with_models(), 20U);  // the premise: a long flight
   EXPECT_GT(sender.stats().models_thinned, 0U);
   EXPECT_GT(sender.stats().models_from_older, 0U);
   std::printf("seed %llu: %llu bytes with the bound, %llu without; %llu from older, %llu fresh, %llu full %llu\n",
-              static_cast<unsigned long long>(seed), static_cast<unsigned long long>(bytes),
-              static_cast<unsigned long long>(unbounded_bytes),
+              static_cast<unsigned long long>(f.seed), static_cast<unsigned long long>(f.bytes),
+              static_cast<unsigned long long>(f.unbounded_bytes),
               static_cast<unsigned long long>(sender.stats().models_from_older),
               static_cast<unsigned long long>(sender.stats().fresh_models),
               static_cast<unsigned long long>(sender.stats().full_snapshots),
@@ -371,53 +392,30 @@ TEST(ViewThinning, ABoundOfOneIsRefused) {
 // longest flight / 8), every snapshot still decodes to exactly the
 // sender's state, and the bytes stay near those of keeping every state.
 TEST(ViewThinning, LongLossyFlightsDecodeExactlyWithFewStates) {
-  const std::uint64_t seed = testing::test_seed("ViewThinning.LongLossyFlightsDecodeExactlyWithFewStates");
-  std::mt19937_64 rng(seed);
   Movers m;
   SnapshotSender sender(m.schema, views_in_flight(8));
   SnapshotSender unbounded(m.schema, views_in_flight(0));
-  SnapshotReceiver receiver(m.schema, receiver_config());
-  SnapshotReceiver unbounded_receiver(m.schema, receiver_config());
-  WorldHistory history(2 * kHistory);
-  DelayedAcks acks;
-  std::size_t decoded = 0;
   std::size_t most_in_flight = 0;
   std::size_t most_unbounded = 0;
   std::uint32_t widest_gap = 0;
-  std::uint64_t bytes = 0;
-  std::uint64_t unbounded_bytes = 0;
-  for (std::uint32_t t = 1; t <= 900; ++t) {
-    m.step(t, true);
-    history.capture(m.world, Tick(t));
-    std::vector<std::uint8_t> out;
-    std::vector<std::uint8_t> out_unbounded;
-    sender.encode(history, Tick(t), out);
-    unbounded.encode(history, Tick(t), out_unbounded);
-    bytes += out.size();
-    unbounded_bytes += out_unbounded.size();
-    const std::vector<std::uint32_t> flight = in_flight(sender, t);
-    most_in_flight = std::max(most_in_flight, flight.size());
-    most_unbounded = std::max(most_unbounded, in_flight(unbounded, t).size());
-    for (std::size_t i = 1; t > 200 && i < flight.size(); ++i)
-      widest_gap = std::max(widest_gap, flight[i] - flight[i - 1]);
-    if (!lost_in_a_burst(t, rng)) {
-      const Tick got = decodes_to_senders_state(receiver, sender, out, m.schema, t);
-      ASSERT_TRUE(unbounded_receiver.receive(out_unbounded).ok()) << "tick " << t;
-      ASSERT_FALSE(::testing::Test::HasFailure()) << "seed " << seed;
-      ++decoded;
-      acks.send(t + 20 + static_cast<std::uint32_t>(rng() % 21), got);
-    }
-    acks.deliver(t, {&sender, &unbounded});
-  }
+  const Flight f = long_lossy_flight("ViewThinning.LongLossyFlightsDecodeExactlyWithFewStates", m, sender, unbounded,
+                                     true, [&](std::uint32_t t) {
+                                       const std::vector<std::uint32_t> flight = in_flight(sender, t);
+                                       most_in_flight = std::max(most_in_flight, flight.size());
+                                       most_unbounded = std::max(most_unbounded, in_flight(unbounded, t).size());
+                                       for (std::size_t i = 1; t > 200 && i < flight.size(); ++i) {
+                                         widest_gap = std::max(widest_gap, flight[i] - flight[i - 1]);
+                                       }
+                                     });
   std::printf("seed %llu: %llu bytes with 8 in flight, %llu with all (%zu at most); widest gap %u ticks\n",
-              static_cast<unsigned long long>(seed), static_cast<unsigned long long>(bytes),
-              static_cast<unsigned long long>(unbounded_bytes), most_unbounded, widest_gap);
-  EXPECT_GT(decoded, 700U);
+              static_cast<unsigned long long>(f.seed), static_cast<unsigned long long>(f.bytes),
+              static_cast<unsigned long long>(f.unbounded_bytes), most_unbounded, widest_gap);
+  EXPECT_GT(f.decoded, 700U);
   EXPECT_LE(most_in_flight, 8U);
   EXPECT_GT(most_unbounded, 20U);  // the premise: a long flight
   EXPECT_GT(sender.stats().views_thinned, 0U);
   EXPECT_LE(widest_gap, 4U * 40U / 8U);
-  EXPECT_LT(static_cast<double>(bytes), 1.1 * static_cast<double>(unbounded_bytes));
+  EXPECT_LT(static_cast<double>(f.bytes), 1.1 * static_cast<double>(f.unbounded_bytes));
 }
 
 }  // namespace
