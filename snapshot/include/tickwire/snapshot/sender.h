@@ -105,7 +105,7 @@ struct SenderStats {
   std::uint64_t extra_passes = 0;  // re-encodings to fit the budget
   std::uint64_t acks = 0;
   std::uint64_t acks_ignored = 0;       // ticks never sent, or too old
-  std::uint64_t views_released = 0;     // states given up as beyond any reference's reach
+  std::uint64_t views_released = 0;     // states given up: beyond reach, thinned, or no ack in time
   std::uint64_t models_thinned = 0;     // states in flight that gave up their models to the bound
   std::uint64_t views_thinned = 0;      // states in flight given up to max_views_in_flight
   std::uint64_t models_from_older = 0;  // snapshots whose models start from a state older than the baseline
