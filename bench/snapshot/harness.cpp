@@ -162,8 +162,14 @@ RunResult run_scene(Scene& scene, const RunOptions& options) {
       t0 = Clock::now();
       sender.encode(state, payload);
       encode_total += micros_since(t0);
-      // On a round trip beyond the history the sender keeps no state.
-      if (const snapshot::WorldState* view = sender.view(state.tick())) recorded[state.tick().value()] = *view;
+      // On a round trip beyond the history the sender keeps no state. The
+      // copy drops the coding models: holding them would keep the coder's
+      // model blocks from being recycled, and encoding would allocate.
+      if (const snapshot::WorldState* view = sender.view(state.tick())) {
+        snapshot::WorldState& copy = recorded[state.tick().value()];
+        copy = *view;
+        copy.set_models(nullptr);
+      }
       while (!recorded.empty() && recorded.begin()->first + 2 * sender.config().history_ticks < state.tick().value()) {
         recorded.erase(recorded.begin());
       }
