@@ -47,7 +47,8 @@ std::optional<StatsLine> parse_stats_line(std::string_view line) {
     double* field;
   } optional_fields[] = {{"receive_us", &s.receive_us},     {"simulate_us", &s.simulate_us},
                          {"relevancy_us", &s.relevancy_us}, {"encode_us", &s.encode_us},
-                         {"send_us", &s.send_us},           {"rss_kb", &s.rss_kb}};
+                         {"send_us", &s.send_us},           {"rss_kb", &s.rss_kb},
+                         {"views_held", &s.views_held},     {"longest_reference_span", &s.longest_reference_span}};
   for (const auto& f : optional_fields) *f.field = json_number(line, f.key).value_or(0);
   s.wire_kbps_in = json_number(line, "wire_kbps_in").value_or(0.0);
   s.wire_kbps_out = json_number(line, "wire_kbps_out").value_or(0.0);
@@ -82,6 +83,7 @@ StepFigures compute_figures(int bots, const std::vector<Sample>& window, const S
   double kbps_sum = 0;
   double wire_in_sum = 0;
   double wire_out_sum = 0;
+  double views_sum = 0;
   f.clients_min = b.clients;
   for (const Sample& s : window) {
     p50s.push_back(s.line.tick_us_p50);
@@ -91,6 +93,8 @@ StepFigures compute_figures(int bots, const std::vector<Sample>& window, const S
     kbps_sum += s.line.kbps_in + s.line.kbps_out;
     wire_in_sum += s.line.wire_kbps_in;
     wire_out_sum += s.line.wire_kbps_out;
+    views_sum += s.line.views_held;
+    f.longest_reference_span = std::max(f.longest_reference_span, s.line.longest_reference_span);
     f.clients_min = std::min(f.clients_min, s.line.clients);
   }
   const auto n = static_cast<double>(window.size());
@@ -113,6 +117,7 @@ StepFigures compute_figures(int bots, const std::vector<Sample>& window, const S
   // The server's "in" is the clients' upstream, its "out" their downstream.
   f.wire_kbps_in_per_client = wire_in_sum / n / f.clients_mean;
   f.wire_kbps_out_per_client = wire_out_sum / n / f.clients_mean;
+  f.views_per_client = views_sum / n / f.clients_mean;
   if (f.window_s > 0) f.packets_in_per_client_s = (b.packets_in - a.packets_in) / f.clients_mean / f.window_s;
   const double wall = last.wall_s - baseline.wall_s;
   if (wall > 0) {

@@ -37,6 +37,8 @@ struct StatsLine {
   double encode_us = 0;
   double send_us = 0;
   double rss_kb = 0;
+  double views_held = 0;  // summed over clients, now
+  double longest_reference_span = 0;
 };
 
 // The value of "key" in a flat JSON object, searched from `from`.
@@ -88,6 +90,11 @@ struct StepFigures {
   double send_us_per_client_tick = 0;
   double rss_mb = 0;              // the server's resident set at the end of the window
   double rss_kb_per_client = -1;  // above its resident set before any bot came; -1 unknown
+  // States the server's senders held per client (mean over the window's
+  // lines), and the longest reference span its shared probe chose (the
+  // largest in the window): where the memory per client goes.
+  double views_per_client = 0;
+  double longest_reference_span = 0;
   // The bots processes' CPU per bot-frame: per input the server received
   // (in time or late), one per bot per frame run.
   double bots_cpu_us_per_bot_frame = 0;

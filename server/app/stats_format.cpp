@@ -30,7 +30,7 @@ std::string format_json_line(const IntervalStats& s) {
       "\"unvalidated_bytes_out\":{},\"challenges_sent\":{},\"challenges_over_budget\":{},\"bad_cookies\":{},"
       "\"connects_dropped\":{},\"pending_connects\":{},\"receive_us\":{},\"simulate_us\":{},\"relevancy_us\":{},"
       "\"encode_us\":{},\"send_us\":{},\"view_replaced\":{},\"view_clamped\":{},\"shared_bits_hits\":{},"
-      "\"shared_bits_misses\":{}}}\n",
+      "\"shared_bits_misses\":{},\"views_held\":{},\"longest_reference_span\":{}}}\n",
       s.t, s.tick, s.clients, s.tick_us_p50, s.tick_us_p99, s.tick_us_max, s.late_start_us_p99, s.late_start_us_max,
       s.ticks_overrun.total, s.ticks_skipped.total, s.bytes_in.total, s.bytes_out.total, s.packets_in.total,
       s.packets_out.total, s.kbps_in, s.kbps_out, s.wire_kbps_in, s.wire_kbps_out, s.snapshots.total,
@@ -38,7 +38,7 @@ std::string format_json_line(const IntervalStats& s) {
       s.denials.total, s.disconnects.total, s.rss_kb, s.heap_kb, s.unvalidated_bytes_in, s.unvalidated_bytes_out,
       s.challenges_sent, s.challenges_over_budget, s.bad_cookies, s.connects_dropped, s.pending_connects, s.receive_us,
       s.simulate_us, s.relevancy_us, s.encode_us, s.send_us, s.view_replaced.total, s.view_clamped.total,
-      s.shared_bits_hits, s.shared_bits_misses);
+      s.shared_bits_hits, s.shared_bits_misses, s.views_held, s.longest_reference_span);
 }
 
 std::string format_text_line(const IntervalStats& s) {

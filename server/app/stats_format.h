@@ -66,6 +66,8 @@ struct IntervalStats {
   std::uint64_t send_us = 0;
   std::uint64_t shared_bits_hits = 0;  // totals (ServerStats)
   std::uint64_t shared_bits_misses = 0;
+  std::uint64_t views_held = 0;  // now, summed over clients (ServerStats)
+  std::int64_t longest_reference_span = 0;
   std::uint64_t rss_kb = 0;
   std::uint64_t heap_kb = 0;  // in use by the allocator's count (memory.h)
   // Address validation, totals: traffic of addresses that never proved

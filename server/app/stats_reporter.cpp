@@ -79,6 +79,8 @@ void StatsReporter::report(const server::ServerStats& s, const transport::Valida
   r.send_us = s.phases.send_us;
   r.shared_bits_hits = s.shared_bits_hits;
   r.shared_bits_misses = s.shared_bits_misses;
+  r.views_held = s.views_held;
+  r.longest_reference_span = s.longest_reference_span;
   r.rss_kb = resident_set_kb();
   r.heap_kb = heap_in_use_kb();
   r.unvalidated_bytes_in = validation.unvalidated_bytes_in;

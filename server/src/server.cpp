@@ -315,7 +315,9 @@ ServerStats Server::stats() const {
     s.rejected_inputs += slot->stats.rejected_inputs;
     add_rewind_stats(s.rewind, slot->stats.rewind);
     if (slot->stats.reported) s.reported_mispredictions += slot->stats.reported->mispredictions;
+    if (slot->sender) s.views_held += slot->sender->views_held();
   }
+  if (reference_probe_) s.longest_reference_span = reference_probe_->longest_span();
   return s;
 }
 

@@ -71,12 +71,25 @@ std::uint32_t SnapshotSender::reach() const {
     } else if (config_.adaptive_reference_span) {
       first = kLongestSpan;
       // One probe for every client chooses every span this sender will
-      // target: states beyond the longest (and its slack) would never be
-      // a reference until the probe chooses longer, and then a nearer one
-      // serves for the few ticks until states that old are held again.
+      // target, by the age of the packet's baseline: states beyond the
+      // longest span of the age sets this client's baselines fell in (and
+      // its slack) would never be a reference until the probe chooses
+      // longer or the round trip moves to another set, and then a nearer
+      // one serves for the few ticks until states that old are held again.
+      // Before this client has a baseline, the probe's longest span over
+      // every set is the bound; a set not probed yet is served by this
+      // sender's own probe, whose spans go to the longest.
       if (shared_probe_ != nullptr && shared_probe_->longest_span() > 0) {
-        first = static_cast<std::uint32_t>(
-            std::min<std::int64_t>(kLongestSpan, shared_probe_->longest_span() + kSharedReachSlack));
+        std::int64_t longest = shared_probe_->longest_span();
+        if (const std::uint8_t used = age_sets_now_ | age_sets_before_; used != 0) {
+          longest = 0;
+          for (std::size_t set = 0; set < kAgeSets; ++set) {
+            if ((used & (1U << set)) == 0) continue;
+            const ReferenceChoice* c = shared_probe_->choice(SharedReferenceProbe::typical_age(set));
+            longest = std::max<std::int64_t>(longest, c != nullptr ? c->span : std::int64_t{kLongestSpan});
+          }
+        }
+        first = static_cast<std::uint32_t>(std::min<std::int64_t>(kLongestSpan, longest + kSharedReachSlack));
       }
     } else {
       first = config_.history_ticks;  // the baseline's age: any span
@@ -307,6 +320,8 @@ void SnapshotSender::reset() {
   waiting_purge_countdown_ = 0;
   acks_now_ = {};
   acks_before_ = {};
+  age_sets_now_ = 0;
+  age_sets_before_ = 0;
   ack_window_countdown_ = 0;
   views_dropped_ = false;
 }
@@ -481,9 +496,13 @@ void SnapshotSender::encode(const WorldState& current, const WorldHistory* histo
       default: break;
     }
   }
+  if (baseline != nullptr)
+    age_sets_now_ = static_cast<std::uint8_t>(age_sets_now_ | (1U << age_set(now - baseline->tick())));
   if (ack_window_countdown_ == 0) {
     acks_before_ = acks_now_;
     acks_now_ = {};
+    age_sets_before_ = age_sets_now_;
+    age_sets_now_ = 0;
     ack_window_countdown_ = config_.history_ticks;
   }
   --ack_window_countdown_;

@@ -62,5 +62,33 @@ TEST(ServerScaleFigures, InputsThatNeverCameAreFramesNotRun) {
   EXPECT_NEAR(f.late_input_rate, 0.2, 1e-9);
 }
 
+TEST(ServerScaleFigures, ViewsArePerClientAndTheSpanIsTheWindowsLongest) {
+  std::vector<Sample> w = window(10, 1.0, 60'000);
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    w[i].line.views_held = i % 2 == 0 ? 100.0 : 300.0;  // 10 and 30 a client
+    w[i].line.longest_reference_span = i == 4 ? 16.0 : 3.0;
+  }
+  const StepFigures f = figures_of(w);
+  // The window's ten lines after the baseline, five of each.
+  EXPECT_NEAR(f.views_per_client, 20.0, 1e-9);
+  EXPECT_NEAR(f.longest_reference_span, 16.0, 1e-9);
+}
+
+TEST(ServerScaleFigures, ViewsAndSpanAreOptionalInAStatsLine) {
+  const auto line = parse_stats_line(
+      R"({"t":1,"tick":60,"clients":2,"tick_us_p50":1,"tick_us_p99":2,"tick_us_max":3,"ticks_overrun":0,)"
+      R"("ticks_skipped":0,"packets_in":120,"kbps_in":1,"kbps_out":2,"late_inputs":0,"missing_inputs":0,)"
+      R"("disconnects":0})");
+  ASSERT_TRUE(line.has_value());
+  EXPECT_EQ(line->views_held, 0.0);
+  const auto with = parse_stats_line(
+      R"({"t":1,"tick":60,"clients":2,"tick_us_p50":1,"tick_us_p99":2,"tick_us_max":3,"ticks_overrun":0,)"
+      R"("ticks_skipped":0,"packets_in":120,"kbps_in":1,"kbps_out":2,"late_inputs":0,"missing_inputs":0,)"
+      R"("disconnects":0,"views_held":18,"longest_reference_span":5})");
+  ASSERT_TRUE(with.has_value());
+  EXPECT_EQ(with->views_held, 18.0);
+  EXPECT_EQ(with->longest_reference_span, 5.0);
+}
+
 }  // namespace
 }  // namespace tickwire::bench

@@ -49,6 +49,11 @@ TEST(ServerScaleSim, EveryPhaseOfTheTickIsTimed) {
   EXPECT_GT(p.relevancy_us, 0U);
   EXPECT_GT(p.encode_us, 0U);
   EXPECT_GT(p.send_us, 0U);
+  // Each client's sender holds a few states on this short link: its
+  // baseline, those in flight and its references.
+  const server::ServerStats s = m.server->stats();
+  EXPECT_GE(s.views_held, 2U * 2U);
+  EXPECT_LE(s.views_held, 2U * 40U);
 }
 
 TEST(ServerScaleSim, UntimedTicksChargeNoPhase) {

@@ -77,6 +77,8 @@ IntervalStats sample() {
   s.relevancy_us = 33;
   s.encode_us = 44;
   s.send_us = 55;
+  s.views_held = 260;
+  s.longest_reference_span = 3;
   return s;
 }
 
@@ -118,7 +120,9 @@ TEST(JsonLine, HasEveryKeyWithTotalsOnOneLine) {
                          "\"simulate_us\":22",
                          "\"relevancy_us\":33",
                          "\"encode_us\":44",
-                         "\"send_us\":55"}) {
+                         "\"send_us\":55",
+                         "\"views_held\":260",
+                         "\"longest_reference_span\":3"}) {
     EXPECT_NE(line.find(kv), std::string::npos) << kv << " in " << line;
   }
 }

@@ -219,5 +219,75 @@ TEST(ReferenceProbe, SendersGivenTheProbeKeepOnlyTheStatesItsSpansReach) {
   EXPECT_EQ(most_keeping, 1U + 16U + kLate);
 }
 
+// The reach follows the age sets of the client's own baselines, not the
+// longest span the probe chose for any age: with fast turns the probe
+// predicts young baselines from the state a tick behind and old ones from
+// 16 behind, so a client whose acks come 2 ticks late keeps the states a
+// span of 1 reaches (plus the slack) however old other clients' baselines
+// are, and sends exactly the bytes of a sender keeping 16. When its acks
+// turn 30 ticks late its baselines are old, and the states 16 behind are
+// kept again: once they are held, the bytes are again the same.
+TEST(ReferenceProbe, ASendersReachFollowsTheAgesOfItsOwnBaselines) {
+  tickwire::testing::CircleMoversShape fast;
+  fast.speed = 3.0F;
+  tickwire::testing::CircleMovers m(fast);
+  WorldHistory history(2 * kHistory);
+  SharedReferenceProbe probe(m.schema);
+  SenderConfig fixed_reach = sender_config();
+  fixed_reach.reference_reach = 16;
+  SnapshotSender probed(m.schema, sender_config());
+  SnapshotSender keeping(m.schema, fixed_reach);
+  probed.set_shared_probe(&probe);
+  keeping.set_shared_probe(&probe);
+  ReceiverConfig rc;
+  rc.history_ticks = kHistory;
+  SnapshotReceiver receiver(m.schema, rc);
+  constexpr std::uint32_t kJoin = 60;
+  constexpr std::uint32_t kShortLate = 2;
+  constexpr std::uint32_t kTurn = 400;  // the acks turn 30 late here
+  constexpr std::uint32_t kLongLate = 30;
+  std::size_t most_short = 0;
+  std::size_t most_long = 0;
+  std::size_t differing_late = 0;
+  for (std::uint32_t t = 1; t <= 800; ++t) {
+    m.step(t);
+    history.capture(m.world, Tick(t));
+    probe.update(history, Tick(t));
+    if (t < kJoin) continue;
+    std::vector<std::uint8_t> a;
+    std::vector<std::uint8_t> b;
+    probed.encode(history, Tick(t), a);
+    keeping.encode(history, Tick(t), b);
+    if (t < kTurn) {
+      ASSERT_EQ(a, b) << "tick " << t;
+    }
+    // Two history windows after the turn the states 16 behind are held.
+    if (t >= kTurn + 2 * kHistory + kLongLate && a != b) ++differing_late;
+    const auto got = receiver.receive(a);
+    ASSERT_TRUE(got.ok()) << "tick " << t;
+    if (const WorldState* sent = probed.view(got.value()); sent != nullptr) {
+      ASSERT_TRUE(receiver.state(got.value())->same_content(*sent, m.schema)) << "tick " << t;
+    }
+    const std::uint32_t late = t < kTurn ? kShortLate : kLongLate;
+    if (t >= kJoin + late) {
+      probed.acknowledge(Tick(t - late));
+      keeping.acknowledge(Tick(t - late));
+    }
+    if (t > kJoin + 40 && t < kTurn) most_short = std::max(most_short, probed.views_held());
+    if (t > kTurn + 2 * kHistory) most_long = std::max(most_long, probed.views_held());
+  }
+  const auto span_of = [&probe](std::int64_t age) { return probe.choice(age)->span; };
+  std::printf("spans: age 2 %lld, age 24 %lld; states held at most: %zu (acks 2 late), %zu (30 late)\n",
+              static_cast<long long>(span_of(2)), static_cast<long long>(span_of(24)), most_short, most_long);
+  // The premise: young baselines refer a tick back, old ones 16.
+  ASSERT_EQ(span_of(2), 1);
+  ASSERT_EQ(probe.longest_span(), 16);
+  // The baseline, the reach (span 1 and the slack) and those in flight.
+  EXPECT_LE(most_short, 1U + 1U + 4U + kShortLate);
+  // With old baselines the reach is 16 again, besides those in flight.
+  EXPECT_GT(most_long, 16U);
+  EXPECT_EQ(differing_late, 0U);
+}
+
 }  // namespace
 }  // namespace tickwire::snapshot

@@ -129,6 +129,12 @@ struct ServerStats {
   // coded afresh.
   std::uint64_t shared_bits_hits = 0;
   std::uint64_t shared_bits_misses = 0;
+  // States the senders of the connected clients hold now (views: each a
+  // possible baseline or motion reference; docs/snapshot-memory.md), and
+  // the longest reference span the shared probe chose (0 before any, or
+  // without the shared path): together they say where a client's memory is.
+  std::uint64_t views_held = 0;
+  std::int64_t longest_reference_span = 0;
   std::uint64_t late_inputs = 0;
   std::uint64_t rejected_inputs = 0;
   std::uint64_t rate_limited_packets = 0;  // summed over clients, past and present

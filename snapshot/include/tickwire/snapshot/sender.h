@@ -235,6 +235,11 @@ class SnapshotSender {
   };
   AckWindow acks_now_;
   AckWindow acks_before_;
+  // The codebook age sets (age_set()) of this client's baselines over the
+  // same two windows, a bit a set: with the shared probe, the spans of
+  // those sets' choices are all this client's references need.
+  std::uint8_t age_sets_now_ = 0;
+  std::uint8_t age_sets_before_ = 0;
   std::uint32_t ack_window_countdown_ = 0;
   bool views_dropped_ = false;  // drop_views() ran and nothing was kept since
   std::uint32_t last_baseline_age_ = 0;
