@@ -219,6 +219,7 @@ std::optional<DecodeFailure> SnapshotDecoder::decode_body(std::span<const std::u
     const std::uint32_t generation = decode_magnitude(rc, models_.spawn_generation, kMaxExponent) - 1;
     if (rc.overran()) return fail(DropReason::kTruncated, "snapshot body ended early");
     if (id >= limits_.max_entities) return fail(DropReason::kOutOfRange, "spawned entity id beyond the limit");
+    if (generation > 0xFFFFU) return fail(DropReason::kOutOfRange, "spawned entity's generation beyond 65535");
     next_min = id + 1;
     const EntityId eid{static_cast<std::uint32_t>(id)};
     const auto kept_entities = out.entities().first(kept);
@@ -231,7 +232,8 @@ std::optional<DecodeFailure> SnapshotDecoder::decode_body(std::span<const std::u
       return fail(DropReason::kOutOfRange, "spawned entity of an unknown type");
     }
     const TypeSpec& type = schema_.type(type_id);
-    std::uint32_t* codes = out.append(EntityState{eid, type_id, generation, tick, 0}, type.stride());
+    std::uint32_t* codes =
+        out.append(EntityState{eid, type_id, static_cast<std::uint16_t>(generation), tick, 0}, type.stride());
     if (book) {
       if (!detail::code_spawned_entity(prefix_io, type, codes)) {
         return fail(bits.overran() ? DropReason::kTruncated : DropReason::kOutOfRange, prefix_io.failure);

@@ -266,11 +266,8 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
       encode_magnitude(rc, models_.spawn_gap, c.id.value - next_min + 1, kMaxExponent);
       next_min = c.id.value + 1;
       rc.direct(c.type.value, type_bits);
-      // (2^32 - 1 spawns of one id would not fit the code; such an entity
-      // goes out as the generation before, which is only a name.)
-      const std::uint32_t generation = c.generation < 0xFFFF'FFFFU ? c.generation : 0xFFFF'FFFEU;
-      encode_magnitude(rc, models_.spawn_generation, generation + 1, kMaxExponent);
-      std::uint32_t* codes = keep_current(EntityState{c.id, c.type, generation, tick, 0}, c, spec.stride());
+      encode_magnitude(rc, models_.spawn_generation, std::uint32_t{c.generation} + 1U, kMaxExponent);
+      std::uint32_t* codes = keep_current(EntityState{c.id, c.type, c.generation, tick, 0}, c, spec.stride());
       if (book) {
         detail::PrefixRawWriter raw{shared_->bits};
         detail::code_spawned_entity(raw, spec, codes);

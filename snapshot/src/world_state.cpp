@@ -48,7 +48,7 @@ void capture(const World& world, Tick tick, WorldState& out) {
   world.for_each([&](EntityId id) {
     const TypeId type = *world.type_of(id);
     const TypeSpec& spec = schema.type(type);
-    EntityState e{id, type, world.generation(id), tick, 0};
+    EntityState e{id, type, state_generation(world.generation(id)), tick, 0};
     std::uint32_t* codes = out.append(e, spec.stride());
     quantize_entity(spec, world.slots(id), {codes, spec.stride()});
   });

@@ -68,6 +68,35 @@ TEST(Delta, FullSnapshotRoundTrips) {
   EXPECT_EQ(link.sender.stats().full_snapshots, 1U);
 }
 
+// States keep a generation modulo 65,536 (protocol version 4): the id's
+// respawn from 65,535 to 65,536 is still a new entity (the client sees it
+// spawn, not change), and both decode exactly.
+TEST(Delta, GenerationsWrapAtSixteenBitsAndARespawnStaysASpawn) {
+  Scene scene(testing::test_seed("Delta.GenerationsWrapAtSixteenBitsAndARespawnStaysASpawn"), 5);
+  Link link(scene.k.schema);
+  const EntityId id = scene.pebbles[0];
+  while (scene.world.generation(id) < 0xFFFFU) {
+    ASSERT_TRUE(scene.world.despawn(id));
+    ASSERT_TRUE(scene.world.spawn_at(id, scene.k.pebble));
+  }
+  const WorldState before = scene.capture_at(1);
+  ASSERT_EQ(before.find(id)->generation, 0xFFFFU);
+  ASSERT_TRUE(link.send(before, false, 0).has_value());
+  ASSERT_TRUE(scene.world.despawn(id));
+  ASSERT_TRUE(scene.world.spawn_at(id, scene.k.pebble));
+  ASSERT_EQ(scene.world.generation(id), 0x1'0000U);
+  scene.step();
+  const WorldState after = scene.capture_at(2);
+  EXPECT_EQ(after.find(id)->generation, 0U);
+  const std::uint64_t spawns = link.sender.stats().spawns_sent;
+  const auto got = link.send(after, false, 0);
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(link.sender.stats().full_snapshots, 1U);  // the second is a delta
+  EXPECT_EQ(link.sender.stats().spawns_sent, spawns + 1);
+  EXPECT_TRUE(testing::same_entities(scene.k.schema, after, *link.receiver.state(*got)));
+  EXPECT_EQ(link.receiver.state(*got)->find(id)->generation, 0U);
+}
+
 TEST(Delta, AgainstEveryBaselineAgeInTheHistory) {
   const auto seed = testing::test_seed("Delta.AgainstEveryBaselineAgeInTheHistory");
   constexpr std::uint32_t kHistory = 32;

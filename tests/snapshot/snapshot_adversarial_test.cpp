@@ -94,13 +94,14 @@ struct SpawnBody {
   MagnitudeModel gap;
   MagnitudeModel generation;
   std::uint32_t next_min = 0;
+  std::uint32_t generation_value = 1;  // of the spawns to come
   void spawns(std::uint32_t n) { encode_magnitude(rc, count, n + 1, kMaxExponent); }
   void spawn(std::uint32_t id, std::uint32_t type, const TypeSpec& spec, std::size_t bad_slot = ~std::size_t{0},
              std::uint32_t bad_code = 0) {
     encode_magnitude(rc, gap, id - next_min + 1, kMaxExponent);
     next_min = id + 1;
-    rc.direct(type, 2);                                     // three types: two bits
-    encode_magnitude(rc, generation, 1 + 1, kMaxExponent);  // generation 1
+    rc.direct(type, 2);  // three types: two bits
+    encode_magnitude(rc, generation, generation_value + 1, kMaxExponent);
     for (std::size_t i = 0; i < spec.components.size(); ++i) {
       if (spec.components[i].bits == 0) continue;
       rc.direct(i == bad_slot ? bad_code : 0, spec.components[i].bits);
@@ -258,6 +259,27 @@ TEST(SnapshotReceiverObligations, RejectsOutOfRangeEntityIds) {
   body.spawns(1);
   body.spawn(kMaxEntities, v.k.pebble.value, v.k.schema.type(v.k.pebble));
   v.expect_dropped(body.finish(header(full_header(20))), DropReason::kOutOfRange, "id at the entity limit");
+}
+
+// Generations go modulo 65,536 (protocol version 4): a larger one is
+// malformed, the largest is an entity like any other.
+TEST(SnapshotReceiverObligations, RejectsGenerationsBeyondSixteenBits) {
+  Victim v;
+  SpawnBody body;
+  body.generation_value = 0x1'0000U;
+  body.spawns(1);
+  body.spawn(5, v.k.pebble.value, v.k.schema.type(v.k.pebble));
+  v.expect_dropped(body.finish(header(full_header(20))), DropReason::kOutOfRange, "generation 65536");
+  SpawnBody largest;
+  largest.generation_value = 0xFFFFU;
+  largest.spawns(1);
+  largest.spawn(5, v.k.pebble.value, v.k.schema.type(v.k.pebble));
+  SnapshotReceiver fresh(v.k.schema);
+  const auto got = fresh.receive(largest.finish(header(full_header(21))));
+  ASSERT_TRUE(got.ok());
+  const EntityState* e = fresh.state(got.value())->find(EntityId{5});
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->generation, 0xFFFFU);
 }
 
 TEST(SnapshotReceiverObligations, RejectsUnknownEntityTypes) {

@@ -26,7 +26,9 @@ inline constexpr std::uint16_t kProtocolId = 0x5457;  // "TW"
 // 2: the compact unreliable header (type alone, full acks in one bit, a
 // hold instead of send and echo times) and session datagrams.
 // 3: a snapshot's models may start from a state older than its baseline.
-inline constexpr std::uint8_t kProtocolVersion = 3;
+// 4: a spawn's generation is the world's modulo 65,536 (a larger one is
+// malformed).
+inline constexpr std::uint8_t kProtocolVersion = 4;
 
 enum class PacketType : std::uint8_t {
   kHello = 1,      // client -> server, reliable: protocol version and fingerprint

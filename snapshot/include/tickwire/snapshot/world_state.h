@@ -45,10 +45,14 @@ class SharedCodes {
 struct EntityState {
   EntityId id;
   TypeId type;
-  // The server world's generation of the id, sent with every spawn: id and
-  // generation together name one entity in every state of every client,
-  // however its snapshots' baselines interleaved.
-  std::uint32_t generation = 0;
+  // The server world's generation of the id (World::generation), modulo
+  // 65,536, sent with every spawn: id and generation together name one
+  // entity in every state of every client, however its snapshots' baselines
+  // interleaved. 16 bits tell apart every incarnation of an id a state can
+  // meet (the states any client holds span seconds), and keep the record
+  // at 16 bytes: a server holds a few dozen states of 64 or more entities
+  // for every client.
+  std::uint16_t generation = 0;
   Tick updated;  // tick of the world state its codes come from
   // Into this state's own codes; in a state that refers to shared codes
   // (WorldState::refer_to), into the capture of tick `updated` unless
@@ -56,6 +60,12 @@ struct EntityState {
   std::uint32_t offset = 0;
   static constexpr std::uint32_t kOwnCodes = 0x8000'0000U;
 };
+static_assert(sizeof(EntityState) == 16, "an entity's record is most of what a server keeps per client");
+
+// A world generation as entity states hold it.
+constexpr std::uint16_t state_generation(std::uint32_t world_generation) {
+  return static_cast<std::uint16_t>(world_generation & 0xFFFFU);
+}
 
 class WorldState {
  public:
