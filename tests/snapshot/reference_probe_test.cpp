@@ -164,6 +164,51 @@ TEST(ReferenceProbe, SendersGivenTheProbeUseItsChoiceAndShareTheirCodedChanges) 
   EXPECT_GT(cache.hits(), 0U);
 }
 
+// Two senders given one probe over movers: one keeps the states the
+// probe's spans reach, the other a fixed reach of 16; and a client of the
+// first.
+struct ProbedAndKeeping {
+  tickwire::testing::CircleMovers m;
+  WorldHistory history{2 * kHistory};
+  SharedReferenceProbe probe{m.schema};
+  SnapshotSender probed{m.schema, sender_config()};
+  SnapshotSender keeping{m.schema, reach_of_16()};
+  SnapshotReceiver receiver{m.schema, ReceiverConfig{kHistory}};
+
+  explicit ProbedAndKeeping(tickwire::testing::CircleMoversShape shape = {}) : m(shape) {
+    probed.set_shared_probe(&probe);
+    keeping.set_shared_probe(&probe);
+  }
+  static SenderConfig reach_of_16() {
+    SenderConfig c = sender_config();
+    c.reference_reach = 16;
+    return c;
+  }
+  // Runs tick t; from `join` on, both senders encode it (into a and b) and
+  // the client decodes the first's packet, which must be exactly the
+  // state the sender holds for it (while it holds one).
+  bool step(std::uint32_t t, std::uint32_t join, std::vector<std::uint8_t>& a, std::vector<std::uint8_t>& b) {
+    m.step(t);
+    history.capture(m.world, Tick(t));
+    probe.update(history, Tick(t));
+    if (t < join) return false;
+    a.clear();
+    b.clear();
+    probed.encode(history, Tick(t), a);
+    keeping.encode(history, Tick(t), b);
+    const auto got = receiver.receive(a);
+    EXPECT_TRUE(got.ok()) << "tick " << t;
+    if (!got.ok()) return false;
+    const WorldState* sent = probed.view(got.value());
+    EXPECT_TRUE(sent == nullptr || receiver.state(got.value())->same_content(*sent, m.schema)) << "tick " << t;
+    return true;
+  }
+  void acknowledge(Tick tick) {
+    probed.acknowledge(tick);
+    keeping.acknowledge(tick);
+  }
+};
+
 // Given the probe, a sender keeps the acknowledged states only as far
 // behind its baseline as the probe's longest chosen span and a slack of 4,
 // not the 16 its own probe would try: where the probe chooses short spans
@@ -171,44 +216,22 @@ TEST(ReferenceProbe, SendersGivenTheProbeUseItsChoiceAndShareTheirCodedChanges) 
 // (the state at each span held) it sends exactly the bytes of a sender
 // that keeps all 16.
 TEST(ReferenceProbe, SendersGivenTheProbeKeepOnlyTheStatesItsSpansReach) {
-  tickwire::testing::CircleMovers m;  // slow turns: the probe chooses short spans
-  WorldHistory history(2 * kHistory);
-  SharedReferenceProbe probe(m.schema);
-  SenderConfig fixed_reach = sender_config();
-  fixed_reach.reference_reach = 16;
-  SnapshotSender probed(m.schema, sender_config());
-  SnapshotSender keeping(m.schema, fixed_reach);
-  probed.set_shared_probe(&probe);
-  keeping.set_shared_probe(&probe);
-  ReceiverConfig rc;
-  rc.history_ticks = kHistory;
-  SnapshotReceiver receiver(m.schema, rc);
+  ProbedAndKeeping p;                  // slow turns: the probe chooses short spans
   constexpr std::uint32_t kJoin = 60;  // every age set probed by then
   constexpr std::uint32_t kLate = 2;
   std::size_t most_probed = 0;
   std::size_t most_keeping = 0;
   std::int64_t longest = 0;
+  std::vector<std::uint8_t> a;
+  std::vector<std::uint8_t> b;
   for (std::uint32_t t = 1; t <= 400; ++t) {
-    m.step(t);
-    history.capture(m.world, Tick(t));
-    probe.update(history, Tick(t));
-    if (t < kJoin) continue;
-    std::vector<std::uint8_t> a;
-    std::vector<std::uint8_t> b;
-    probed.encode(history, Tick(t), a);
-    keeping.encode(history, Tick(t), b);
+    if (!p.step(t, kJoin, a, b)) continue;
     ASSERT_EQ(a, b) << "tick " << t;
-    const auto got = receiver.receive(a);
-    ASSERT_TRUE(got.ok()) << "tick " << t;
-    ASSERT_TRUE(receiver.state(got.value())->same_content(*probed.view(got.value()), m.schema)) << "tick " << t;
-    if (t >= kJoin + kLate) {
-      probed.acknowledge(Tick(t - kLate));
-      keeping.acknowledge(Tick(t - kLate));
-    }
+    if (t >= kJoin + kLate) p.acknowledge(Tick(t - kLate));
     if (t > kJoin + 40) {
-      most_probed = std::max(most_probed, probed.views_held());
-      most_keeping = std::max(most_keeping, keeping.views_held());
-      longest = std::max(longest, probe.longest_span());
+      most_probed = std::max(most_probed, p.probed.views_held());
+      most_keeping = std::max(most_keeping, p.keeping.views_held());
+      longest = std::max(longest, p.probe.longest_span());
     }
   }
   std::printf("longest span %lld: %zu states held at most, %zu with a reach of 16\n", static_cast<long long>(longest),
@@ -230,18 +253,7 @@ TEST(ReferenceProbe, SendersGivenTheProbeKeepOnlyTheStatesItsSpansReach) {
 TEST(ReferenceProbe, ASendersReachFollowsTheAgesOfItsOwnBaselines) {
   tickwire::testing::CircleMoversShape fast;
   fast.speed = 3.0F;
-  tickwire::testing::CircleMovers m(fast);
-  WorldHistory history(2 * kHistory);
-  SharedReferenceProbe probe(m.schema);
-  SenderConfig fixed_reach = sender_config();
-  fixed_reach.reference_reach = 16;
-  SnapshotSender probed(m.schema, sender_config());
-  SnapshotSender keeping(m.schema, fixed_reach);
-  probed.set_shared_probe(&probe);
-  keeping.set_shared_probe(&probe);
-  ReceiverConfig rc;
-  rc.history_ticks = kHistory;
-  SnapshotReceiver receiver(m.schema, rc);
+  ProbedAndKeeping p(fast);
   constexpr std::uint32_t kJoin = 60;
   constexpr std::uint32_t kShortLate = 2;
   constexpr std::uint32_t kTurn = 400;  // the acks turn 30 late here
@@ -249,39 +261,26 @@ TEST(ReferenceProbe, ASendersReachFollowsTheAgesOfItsOwnBaselines) {
   std::size_t most_short = 0;
   std::size_t most_long = 0;
   std::size_t differing_late = 0;
+  std::vector<std::uint8_t> a;
+  std::vector<std::uint8_t> b;
   for (std::uint32_t t = 1; t <= 800; ++t) {
-    m.step(t);
-    history.capture(m.world, Tick(t));
-    probe.update(history, Tick(t));
-    if (t < kJoin) continue;
-    std::vector<std::uint8_t> a;
-    std::vector<std::uint8_t> b;
-    probed.encode(history, Tick(t), a);
-    keeping.encode(history, Tick(t), b);
+    if (!p.step(t, kJoin, a, b)) continue;
     if (t < kTurn) {
       ASSERT_EQ(a, b) << "tick " << t;
     }
     // Two history windows after the turn the states 16 behind are held.
     if (t >= kTurn + 2 * kHistory + kLongLate && a != b) ++differing_late;
-    const auto got = receiver.receive(a);
-    ASSERT_TRUE(got.ok()) << "tick " << t;
-    if (const WorldState* sent = probed.view(got.value()); sent != nullptr) {
-      ASSERT_TRUE(receiver.state(got.value())->same_content(*sent, m.schema)) << "tick " << t;
-    }
     const std::uint32_t late = t < kTurn ? kShortLate : kLongLate;
-    if (t >= kJoin + late) {
-      probed.acknowledge(Tick(t - late));
-      keeping.acknowledge(Tick(t - late));
-    }
-    if (t > kJoin + 40 && t < kTurn) most_short = std::max(most_short, probed.views_held());
-    if (t > kTurn + 2 * kHistory) most_long = std::max(most_long, probed.views_held());
+    if (t >= kJoin + late) p.acknowledge(Tick(t - late));
+    if (t > kJoin + 40 && t < kTurn) most_short = std::max(most_short, p.probed.views_held());
+    if (t > kTurn + 2 * kHistory) most_long = std::max(most_long, p.probed.views_held());
   }
-  const auto span_of = [&probe](std::int64_t age) { return probe.choice(age)->span; };
+  const auto span_of = [&p](std::int64_t age) { return p.probe.choice(age)->span; };
   std::printf("spans: age 2 %lld, age 24 %lld; states held at most: %zu (acks 2 late), %zu (30 late)\n",
               static_cast<long long>(span_of(2)), static_cast<long long>(span_of(24)), most_short, most_long);
   // The premise: young baselines refer a tick back, old ones 16.
   ASSERT_EQ(span_of(2), 1);
-  ASSERT_EQ(probe.longest_span(), 16);
+  ASSERT_EQ(p.probe.longest_span(), 16);
   // The baseline, the reach (span 1 and the slack) and those in flight.
   EXPECT_LE(most_short, 1U + 1U + 4U + kShortLate);
   // With old baselines the reach is 16 again, besides those in flight.
