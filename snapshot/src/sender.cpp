@@ -202,11 +202,7 @@ void SnapshotSender::drop_views() {
   views_dropped_ = true;
 }
 
-std::size_t SnapshotSender::views_held() const {
-  std::size_t n = 0;
-  for (const StateRing::Slot& s : views_.slots()) n += s.tick ? 1U : 0U;
-  return n;
-}
+std::size_t SnapshotSender::views_held() const { return views_.held(); }
 
 // scratch_ holds what the last claimed slot held before: when that was a
 // released (empty) state, the next view is built in spare storage instead.

@@ -51,6 +51,22 @@ TEST(StateRing, AReleasedSlotGivesBackItsContentsAndItsObjectServesTheNextClaim)
   EXPECT_TRUE(next.state->empty());
 }
 
+TEST(StateRing, CountsTheSlotsItHolds) {
+  StateRing ring(8);
+  EXPECT_EQ(ring.held(), 0U);
+  ring.claim(Tick(1));
+  ring.claim(Tick(2));
+  EXPECT_EQ(ring.held(), 2U);
+  ring.claim(Tick(9));  // overwrites tick 1's slot
+  EXPECT_EQ(ring.held(), 2U);
+  (void)ring.release(*ring.find(Tick(2)));
+  EXPECT_EQ(ring.held(), 1U);
+  const StateRing copy(ring);
+  EXPECT_EQ(copy.held(), 1U);
+  ring.clear();
+  EXPECT_EQ(ring.held(), 0U);
+}
+
 TEST(StateRing, ACopyOwnsCopiesOfTheStates) {
   StateRing ring(4);
   fill(*ring.claim(Tick(3)).state, Tick(3), 3);

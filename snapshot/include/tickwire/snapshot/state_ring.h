@@ -35,7 +35,8 @@ class StateRing {
   explicit StateRing(std::size_t capacity) : slots_(checked(capacity)), index_(capacity) {}
   // A copy holds copies of the states (a receiver copied to replay
   // packets from the same starting point, say).
-  StateRing(const StateRing& other) : slots_(other.slots_.size()), index_(other.index_), newest_(other.newest_) {
+  StateRing(const StateRing& other)
+      : slots_(other.slots_.size()), index_(other.index_), newest_(other.newest_), held_(other.held_) {
     for (std::size_t i = 0; i < slots_.size(); ++i) {
       const Slot& from = other.slots_[i];
       slots_[i].tick = from.tick;
@@ -67,6 +68,7 @@ class StateRing {
   // claims and releases stops allocating.
   Slot& claim(Tick tick) {
     Slot& s = slots_[index(tick)];
+    if (!s.tick) ++held_;
     s.tick = tick;
     s.acked = false;
     s.models_dropped = false;
@@ -86,6 +88,7 @@ class StateRing {
   // returned (its storage, for the caller to keep or drop) while the state
   // object waits for the next claim.
   WorldState release(Slot& s) {
+    if (s.tick) --held_;
     s.tick.reset();
     s.acked = false;
     s.models_dropped = false;
@@ -105,9 +108,12 @@ class StateRing {
       s.models_dropped = false;
     }
     newest_.reset();
+    held_ = 0;
   }
 
   std::size_t capacity() const { return slots_.size(); }
+  // Slots that hold a tick: claimed and not released since.
+  std::size_t held() const { return held_; }
   // Newest tick ever claimed since the last clear (it may have been
   // overwritten only by a newer one, so it is always held).
   std::optional<Tick> newest() const { return newest_; }
@@ -125,6 +131,7 @@ class StateRing {
   TickSlots index_;
   std::vector<std::unique_ptr<WorldState>> free_;  // released state objects
   std::optional<Tick> newest_;
+  std::size_t held_ = 0;
 };
 
 // The server's world states per tick, kept for a configurable depth: one
