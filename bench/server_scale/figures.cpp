@@ -45,10 +45,15 @@ std::optional<StatsLine> parse_stats_line(std::string_view line) {
   const struct {
     const char* key;
     double* field;
-  } optional_fields[] = {{"receive_us", &s.receive_us},     {"simulate_us", &s.simulate_us},
-                         {"relevancy_us", &s.relevancy_us}, {"encode_us", &s.encode_us},
-                         {"send_us", &s.send_us},           {"rss_kb", &s.rss_kb},
-                         {"views_held", &s.views_held},     {"longest_reference_span", &s.longest_reference_span}};
+  } optional_fields[] = {{"receive_us", &s.receive_us},
+                         {"simulate_us", &s.simulate_us},
+                         {"relevancy_us", &s.relevancy_us},
+                         {"encode_us", &s.encode_us},
+                         {"send_us", &s.send_us},
+                         {"rss_kb", &s.rss_kb},
+                         {"heap_kb", &s.heap_kb},
+                         {"views_held", &s.views_held},
+                         {"longest_reference_span", &s.longest_reference_span}};
   for (const auto& f : optional_fields) *f.field = json_number(line, f.key).value_or(0);
   s.wire_kbps_in = json_number(line, "wire_kbps_in").value_or(0.0);
   s.wire_kbps_out = json_number(line, "wire_kbps_out").value_or(0.0);
@@ -68,7 +73,7 @@ std::uint64_t count(double v) { return v > 0 ? static_cast<std::uint64_t>(std::l
 }  // namespace
 
 StepFigures compute_figures(int bots, const std::vector<Sample>& window, const Sample& baseline, const Targets& targets,
-                            std::optional<double> idle_rss_kb) {
+                            std::optional<IdleMemory> idle) {
   StepFigures f;
   f.bots = bots;
   if (window.size() < 2) {
@@ -136,8 +141,9 @@ StepFigures compute_figures(int bots, const std::vector<Sample>& window, const S
   f.encode_us_per_client_tick = (b.encode_us - a.encode_us) / client_ticks;
   f.send_us_per_client_tick = (b.send_us - a.send_us) / client_ticks;
   f.rss_mb = b.rss_kb / 1024.0;
-  if (idle_rss_kb && b.rss_kb > 0 && f.clients_mean > 0)
-    f.rss_kb_per_client = (b.rss_kb - *idle_rss_kb) / f.clients_mean;
+  if (idle && b.rss_kb > 0 && f.clients_mean > 0) f.rss_kb_per_client = (b.rss_kb - idle->rss_kb) / f.clients_mean;
+  if (idle && idle->heap_kb > 0 && b.heap_kb > 0 && f.clients_mean > 0)
+    f.heap_kb_per_client = (b.heap_kb - idle->heap_kb) / f.clients_mean;
   // Every bot must have stayed connected: figures over fewer clients than
   // asked for would flatter the step.
   f.holds = f.tick_ms_p99 <= targets.tick_ms_p99 && f.ticks_overrun == 0 && f.ticks_skipped == 0 &&

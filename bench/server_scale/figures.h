@@ -37,6 +37,7 @@ struct StatsLine {
   double encode_us = 0;
   double send_us = 0;
   double rss_kb = 0;
+  double heap_kb = 0;     // what the server's allocator counts in use
   double views_held = 0;  // summed over clients, now
   double longest_reference_span = 0;
 };
@@ -90,6 +91,10 @@ struct StepFigures {
   double send_us_per_client_tick = 0;
   double rss_mb = 0;              // the server's resident set at the end of the window
   double rss_kb_per_client = -1;  // above its resident set before any bot came; -1 unknown
+  // The part of it the allocator counts in use, above the same before any
+  // bot came: the rest of the resident set is memory freed and kept, not
+  // yet trimmed, or outside the heap. -1 unknown.
+  double heap_kb_per_client = -1;
   // States the server's senders held per client (mean over the window's
   // lines), and the longest reference span its shared probe chose (the
   // largest in the window): where the memory per client goes.
@@ -110,10 +115,16 @@ struct Targets {
   double thin_bot_us_per_frame = 10.0;  // so that 1,000 thin bots fit on one core
 };
 
+// The server's memory before any bot came, from its first stats line.
+struct IdleMemory {
+  double rss_kb = 0;
+  double heap_kb = 0;  // 0 from a server that does not report it
+};
+
 // The step's figures over the samples after `baseline` (whose totals are
-// subtracted); sets `error` when there are too few.
-// `idle_rss_kb`: the server's resident set before any bot came, if known.
+// subtracted); sets `error` when there are too few. `idle`: the server's
+// memory before any bot came, if known.
 StepFigures compute_figures(int bots, const std::vector<Sample>& window, const Sample& baseline, const Targets& targets,
-                            std::optional<double> idle_rss_kb = std::nullopt);
+                            std::optional<IdleMemory> idle = std::nullopt);
 
 }  // namespace tickwire::bench

@@ -143,19 +143,20 @@ void print_notes(const std::vector<StepFigures>& steps) {
 void print_split(const std::vector<StepFigures>& steps) {
   std::printf(
       "where the time goes, us per client tick of the server's own CPU by phase (sum <= cpu_us: the rest is the loop,\n"
-      "timeouts, stats and the kernel's share not inside a phase); rss = the server's resident set; bots_us = the\n"
-      "bots processes' CPU per bot-frame (per input the server received, one a bot a frame); views = states the\n"
-      "server's senders held per client, span = the longest reference span its shared probe chose\n");
-  std::printf("%5s %8s %8s %9s %8s %8s %8s %8s %9s %6s %5s %8s\n", "bots", "receive", "simulate", "relevancy", "encode",
-              "send", "sum", "rss_MB", "rss_KB/cl", "views", "span", "bots_us");
+      "timeouts, stats and the kernel's share not inside a phase); rss = the server's resident set; heap = the part\n"
+      "of it its allocator counts in use, per client above the idle server's; bots_us = the bots processes' CPU per\n"
+      "bot-frame (per input the server received, one a bot a frame); views = states the server's senders held per\n"
+      "client, span = the longest reference span its shared probe chose\n");
+  std::printf("%5s %8s %8s %9s %8s %8s %8s %8s %9s %10s %6s %5s %8s\n", "bots", "receive", "simulate", "relevancy",
+              "encode", "send", "sum", "rss_MB", "rss_KB/cl", "heap_KB/cl", "views", "span", "bots_us");
   for (const StepFigures& f : steps) {
     if (!f.error.empty()) continue;
     const double sum = f.receive_us_per_client_tick + f.simulate_us_per_client_tick + f.relevancy_us_per_client_tick +
                        f.encode_us_per_client_tick + f.send_us_per_client_tick;
-    std::printf("%5d %8.2f %8.2f %9.2f %8.2f %8.2f %8.2f %8.1f %9.1f %6.1f %5.0f %8.2f\n", f.bots,
+    std::printf("%5d %8.2f %8.2f %9.2f %8.2f %8.2f %8.2f %8.1f %9.1f %10.1f %6.1f %5.0f %8.2f\n", f.bots,
                 f.receive_us_per_client_tick, f.simulate_us_per_client_tick, f.relevancy_us_per_client_tick,
                 f.encode_us_per_client_tick, f.send_us_per_client_tick, sum, f.rss_mb, f.rss_kb_per_client,
-                f.views_per_client, f.longest_reference_span, f.bots_cpu_us_per_bot_frame);
+                f.heap_kb_per_client, f.views_per_client, f.longest_reference_span, f.bots_cpu_us_per_bot_frame);
   }
   (void)std::fflush(stdout);
 }
@@ -234,6 +235,9 @@ bool write_json(const std::string& path, const Machine& m, const StepConfig& c, 
       << "\"payload_kbps_per_client\":\"mean of the server's kbps_in + kbps_out / mean clients\","
       << "\"wire_kbps_in_per_client\":\"mean of the server's wire_kbps_in (socket, with IP and UDP headers) / mean "
          "clients\",\"wire_kbps_out_per_client\":\"the same out\","
+      << "\"rss_kb_per_client\":\"(the server's rss_kb at the window's end - its rss_kb before any bot came) / mean "
+         "clients; -1 unknown\","
+      << "\"heap_kb_per_client\":\"the same of its heap_kb, what its allocator counts in use; -1 unknown\","
       << "\"bots_cpu_us_per_bot_frame\":\"both bots processes' utime+stime delta / the inputs the server received "
          "in the window (mean clients x ticks - missing + late)\"},\n"
       << "\"targets\":{\"tick_ms_p99\":" << number(t.tick_ms_p99, 3)
@@ -264,6 +268,7 @@ bool write_json(const std::string& path, const Machine& m, const StepConfig& c, 
         << ",\"encode\":" << number(f.encode_us_per_client_tick, 3)
         << ",\"send\":" << number(f.send_us_per_client_tick, 3) << "},\"rss_mb\":" << number(f.rss_mb, 2)
         << ",\"rss_kb_per_client\":" << number(f.rss_kb_per_client, 1)
+        << ",\"heap_kb_per_client\":" << number(f.heap_kb_per_client, 1)
         << ",\"views_per_client\":" << number(f.views_per_client, 2)
         << ",\"longest_reference_span\":" << number(f.longest_reference_span, 0) << ",\"bots_cpu_us_per_bot_frame\":"
         << number(f.bots_cpu_us_per_bot_frame, 3)

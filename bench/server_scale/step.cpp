@@ -145,13 +145,13 @@ StepFigures run_step(int bots, const StepConfig& c, const Targets& targets, cons
   // The server's first stats line, before any bot joins, gives its
   // resident set with no clients.
   LineFollower follower(stats_path);
-  std::optional<double> idle_rss_kb;
+  std::optional<IdleMemory> idle;
   const double listening_at = since_start();
-  while (!idle_rss_kb && server.running() && since_start() < listening_at + 3) {
+  while (!idle && server.running() && since_start() < listening_at + 3) {
     std::this_thread::sleep_for(kPoll);
     for (const std::string& text : follower.next()) {
       const auto line = parse_stats_line(text);
-      if (line && line->clients == 0 && line->rss_kb > 0) idle_rss_kb = line->rss_kb;
+      if (line && line->clients == 0 && line->rss_kb > 0) idle = IdleMemory{line->rss_kb, line->heap_kb};
     }
   }
 
@@ -206,7 +206,7 @@ StepFigures run_step(int bots, const StepConfig& c, const Targets& targets, cons
     if (failed.error.empty()) failed.error = "no stats line after the warm-up";
     return failed;
   }
-  StepFigures f = compute_figures(bots, window, *baseline, targets, idle_rss_kb);
+  StepFigures f = compute_figures(bots, window, *baseline, targets, idle);
   const auto [late_a, sent_a] = bots_late(prefix + "wander.json");
   const auto [late_b, sent_b] = bots_late(prefix + "chase.json");
   if (sent_a + sent_b > 0) f.bots_late_fraction = (late_a + late_b) / (sent_a + sent_b);

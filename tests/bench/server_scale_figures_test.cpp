@@ -90,5 +90,38 @@ TEST(ServerScaleFigures, ViewsAndSpanAreOptionalInAStatsLine) {
   EXPECT_EQ(with->longest_reference_span, 5.0);
 }
 
+TEST(ServerScaleFigures, MemoryPerClientIsAboveTheIdleServers) {
+  std::vector<Sample> w = window(10, 1.0, 60'000);
+  for (Sample& s : w) {
+    s.line.rss_kb = 15'000;
+    s.line.heap_kb = 9'000;
+  }
+  const Sample baseline = w.front();
+  const std::vector<Sample> after(w.begin() + 1, w.end());
+  // 10 clients: 3,000 KB of resident set and 2,000 of heap above idle.
+  const StepFigures f = compute_figures(10, after, baseline, Targets{}, IdleMemory{12'000, 7'000});
+  EXPECT_NEAR(f.rss_kb_per_client, 300.0, 1e-9);
+  EXPECT_NEAR(f.heap_kb_per_client, 200.0, 1e-9);
+  // A server that reports no heap: the heap figure is unknown, the
+  // resident set's is not.
+  const StepFigures no_heap = compute_figures(10, after, baseline, Targets{}, IdleMemory{12'000, 0});
+  EXPECT_NEAR(no_heap.rss_kb_per_client, 300.0, 1e-9);
+  EXPECT_EQ(no_heap.heap_kb_per_client, -1.0);
+  // Without the idle figures neither is known.
+  const StepFigures unknown = compute_figures(10, after, baseline, Targets{});
+  EXPECT_EQ(unknown.rss_kb_per_client, -1.0);
+  EXPECT_EQ(unknown.heap_kb_per_client, -1.0);
+}
+
+TEST(ServerScaleFigures, HeapIsOptionalInAStatsLine) {
+  const auto line = parse_stats_line(
+      R"({"t":1,"tick":60,"clients":2,"tick_us_p50":1,"tick_us_p99":2,"tick_us_max":3,"ticks_overrun":0,)"
+      R"("ticks_skipped":0,"packets_in":120,"kbps_in":1,"kbps_out":2,"late_inputs":0,"missing_inputs":0,)"
+      R"("disconnects":0,"rss_kb":15000,"heap_kb":9000})");
+  ASSERT_TRUE(line.has_value());
+  EXPECT_EQ(line->rss_kb, 15000.0);
+  EXPECT_EQ(line->heap_kb, 9000.0);
+}
+
 }  // namespace
 }  // namespace tickwire::bench
