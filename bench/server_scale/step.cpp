@@ -143,7 +143,7 @@ StepFigures run_step(int bots, const StepConfig& c, const Targets& targets, cons
   }
 
   // The server's first stats line, before any bot joins, gives its
-  // resident set with no clients.
+  // resident set and heap with no clients.
   LineFollower follower(stats_path);
   std::optional<IdleMemory> idle;
   const double listening_at = since_start();
