@@ -20,43 +20,42 @@ std::optional<double> json_number(std::string_view text, std::string_view key, s
 
 std::optional<StatsLine> parse_stats_line(std::string_view line) {
   StatsLine s;
-  const struct {
+  struct Field {
     const char* key;
     double* field;
-  } fields[] = {{"t", &s.t},
-                {"tick", &s.tick},
-                {"clients", &s.clients},
-                {"tick_us_p50", &s.tick_us_p50},
-                {"tick_us_p99", &s.tick_us_p99},
-                {"tick_us_max", &s.tick_us_max},
-                {"ticks_overrun", &s.ticks_overrun},
-                {"ticks_skipped", &s.ticks_skipped},
-                {"packets_in", &s.packets_in},
-                {"kbps_in", &s.kbps_in},
-                {"kbps_out", &s.kbps_out},
-                {"late_inputs", &s.late_inputs},
-                {"missing_inputs", &s.missing_inputs},
-                {"disconnects", &s.disconnects}};
-  for (const auto& f : fields) {
+  };
+  const Field required[] = {{"t", &s.t},
+                            {"tick", &s.tick},
+                            {"clients", &s.clients},
+                            {"tick_us_p50", &s.tick_us_p50},
+                            {"tick_us_p99", &s.tick_us_p99},
+                            {"tick_us_max", &s.tick_us_max},
+                            {"ticks_overrun", &s.ticks_overrun},
+                            {"ticks_skipped", &s.ticks_skipped},
+                            {"packets_in", &s.packets_in},
+                            {"kbps_in", &s.kbps_in},
+                            {"kbps_out", &s.kbps_out},
+                            {"late_inputs", &s.late_inputs},
+                            {"missing_inputs", &s.missing_inputs},
+                            {"disconnects", &s.disconnects}};
+  for (const Field& f : required) {
     const auto v = json_number(line, f.key);
     if (!v) return std::nullopt;
     *f.field = *v;
   }
-  const struct {
-    const char* key;
-    double* field;
-  } optional_fields[] = {{"receive_us", &s.receive_us},
-                         {"simulate_us", &s.simulate_us},
-                         {"relevancy_us", &s.relevancy_us},
-                         {"encode_us", &s.encode_us},
-                         {"send_us", &s.send_us},
-                         {"rss_kb", &s.rss_kb},
-                         {"heap_kb", &s.heap_kb},
-                         {"views_held", &s.views_held},
-                         {"longest_reference_span", &s.longest_reference_span}};
-  for (const auto& f : optional_fields) *f.field = json_number(line, f.key).value_or(0);
-  s.wire_kbps_in = json_number(line, "wire_kbps_in").value_or(0.0);
-  s.wire_kbps_out = json_number(line, "wire_kbps_out").value_or(0.0);
+  // Absent from servers that do not report them: 0 then.
+  const Field optional[] = {{"wire_kbps_in", &s.wire_kbps_in},
+                            {"wire_kbps_out", &s.wire_kbps_out},
+                            {"receive_us", &s.receive_us},
+                            {"simulate_us", &s.simulate_us},
+                            {"relevancy_us", &s.relevancy_us},
+                            {"encode_us", &s.encode_us},
+                            {"send_us", &s.send_us},
+                            {"rss_kb", &s.rss_kb},
+                            {"heap_kb", &s.heap_kb},
+                            {"views_held", &s.views_held},
+                            {"longest_reference_span", &s.longest_reference_span}};
+  for (const Field& f : optional) *f.field = json_number(line, f.key).value_or(0);
   return s;
 }
 
