@@ -199,5 +199,29 @@ TEST(WorldStateOrder, MergingAppendedEntitiesLeavesWhatASortWould) {
   }
 }
 
+// States are reserved in steps, so that storage freed by one state fits
+// the next of the same step rather than leaving a hole of its own size.
+TEST(WorldStateStorage, ReservesInStepsAndNeverShrinks) {
+  constexpr std::size_t kStep = WorldState::kReserveStep;
+  WorldState state;
+  state.reserve(1);
+  EXPECT_EQ(state.capacity(), kStep);
+  state.reserve(kStep);
+  EXPECT_EQ(state.capacity(), kStep);
+  state.reserve(kStep + 1);
+  EXPECT_EQ(state.capacity(), 2 * kStep);
+  for (std::size_t n : {std::size_t{63}, std::size_t{64}, std::size_t{65}, std::size_t{100}}) {
+    WorldState fresh;
+    fresh.reserve(n);
+    EXPECT_GE(fresh.capacity(), n);
+    EXPECT_LT(fresh.capacity(), n + kStep);
+    EXPECT_EQ(fresh.capacity() % kStep, 0U) << n;
+  }
+  // Asking for less keeps what it has, and clearing keeps it too.
+  state.reserve(3);
+  state.clear();
+  EXPECT_EQ(state.capacity(), 2 * kStep);
+}
+
 }  // namespace
 }  // namespace tickwire::snapshot
