@@ -98,7 +98,6 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
   const Tick tick = cur.tick();
   view.clear();
   view.refer_to(in.shared);
-  view.reserve(items.size());  // at most one entity an item
   view.set_tick(tick);
   // The codes of the current state's entity `c`, kept as a reference when
   // the view shares the capture. The coders only read them.
@@ -117,12 +116,15 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
   // Without a change to report the body is left out entirely: an idle
   // world costs only the header.
   bool has_body = false;
+  // Room for the entities the view will hold, not one per item: against an
+  // old baseline, removals and unsent spawns can be most of the items.
+  std::size_t held = 0;
   for (const DeltaItem& item : items) {
-    if (item.op == EntityOp::kSpawned ? item.send : item.op != EntityOp::kUnchanged) {
-      has_body = true;
-      break;
-    }
+    const bool sent_spawn = item.op == EntityOp::kSpawned && item.send;
+    has_body = has_body || (item.op == EntityOp::kSpawned ? item.send : item.op != EntityOp::kUnchanged);
+    held += (sent_spawn || (item.op != EntityOp::kSpawned && item.op != EntityOp::kRemoved)) ? 1U : 0U;
   }
+  view.reserve(held);
 
   SnapshotHeader h;
   h.has_baseline = base != nullptr;

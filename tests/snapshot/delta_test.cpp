@@ -375,5 +375,31 @@ TEST(Delta, DiffClassifiesEveryEntity) {
   EXPECT_EQ(after.entities()[items[2].current].id, c);
 }
 
+// A view is sized by the entities it keeps, not by the items: against a
+// baseline most of whose entities left the client's relevancy, the removals
+// are most of the items and keep nothing.
+TEST(Delta, AViewHoldsRoomForWhatItKeepsNotForEveryItem) {
+  Scene scene(7);
+  const WorldState before = scene.capture_at(1);
+  scene.step();
+  const WorldState after = scene.capture_at(2);
+  std::vector<EntityId> listed(scene.things.begin(), scene.things.begin() + 5);
+  std::sort(listed.begin(), listed.end());
+  std::vector<DeltaItem> items;
+  diff_states(scene.k.schema, after, &before, Relevancy::of_ids(listed), items);
+  ASSERT_EQ(items.size(), before.size());  // five changed, the rest removed
+
+  SnapshotEncoder encoder(scene.k.schema);
+  EncodeInput in;
+  in.current = &after;
+  in.baseline = &before;
+  std::vector<std::uint8_t> bytes;
+  WorldState view;
+  encoder.encode(in, items, bytes, view);
+  EXPECT_EQ(view.size(), listed.size());
+  EXPECT_EQ(view.capacity(), WorldState::kReserveStep);
+  for (std::size_t i = 0; i < view.size(); ++i) EXPECT_EQ(view.entities()[i].id, listed[i]);
+}
+
 }  // namespace
 }  // namespace tickwire::snapshot
