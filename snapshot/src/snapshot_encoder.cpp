@@ -120,9 +120,9 @@ void SnapshotEncoder::encode(const EncodeInput& in, std::span<const DeltaItem> i
   // old baseline, removals and unsent spawns can be most of the items.
   std::size_t held = 0;
   for (const DeltaItem& item : items) {
-    const bool sent_spawn = item.op == EntityOp::kSpawned && item.send;
-    has_body = has_body || (item.op == EntityOp::kSpawned ? item.send : item.op != EntityOp::kUnchanged);
-    held += (sent_spawn || (item.op != EntityOp::kSpawned && item.op != EntityOp::kRemoved)) ? 1U : 0U;
+    const bool spawn = item.op == EntityOp::kSpawned;
+    has_body = has_body || (spawn ? item.send : item.op != EntityOp::kUnchanged);
+    held += (spawn ? item.send : item.op != EntityOp::kRemoved) ? 1U : 0U;
   }
   view.reserve(held);
 
