@@ -80,9 +80,11 @@ struct StepFigures {
   double server_core_load = 0;     // CPU seconds per second on the server's core
   double bots_core_load = 0;       // the same for both bots processes together
   double bots_late_fraction = -1;  // the bots' own figure over their whole run; -1 unknown
-  // Packets the server received per client per second: about the frame
-  // rate when the bots keep up, less when their core is the limit.
+  // Packets the server received per client per second: about
+  // expected_packets_per_s when the bots keep up, less when their core is
+  // the limit.
   double packets_in_per_client_s = 0;
+  double expected_packets_per_s = 60;  // one input packet a frame at 60 Hz, or every input_interval ticks
   // Where the server's time went, by its own clock, per client tick.
   double receive_us_per_client_tick = 0;
   double simulate_us_per_client_tick = 0;

@@ -168,6 +168,10 @@ int main(int argc, char** argv) {
                  "Snapshots per second to each client (a divisor of the 60 Hz tick; the server ships 30)")
       ->capture_default_str()
       ->check(CLI::IsMember({1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60}));
+  app.add_option("--input-interval", s.input_interval,
+                 "Ticks of input per bot input packet (tickwire-bots --input-interval); 1 sends every tick")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 8));
   app.add_flag("--full-bots", full_bots, "Full bots (prediction and interpolation) instead of thin ones");
   auto* codebook = app.add_option("--codebook", s.codebook,
                                   "Run the server and the bots with this snapshot codebook instead of the arena's "

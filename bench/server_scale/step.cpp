@@ -73,6 +73,7 @@ std::unique_ptr<Child> start_bots(const StepConfig& c, const std::string& prefix
                                    "--max-late-inputs", "1", "--max-mispredictions-per-min", "1000000000",
                                    "--max-disconnects", "1000000", "--min-connected", "0"};
   if (c.thin_bots) argv.push_back("--thin");
+  if (c.input_interval != 1) argv.insert(argv.end(), {"--input-interval", std::to_string(c.input_interval)});
   if (!c.codebook.empty()) argv.insert(argv.end(), {"--codebook", c.codebook});
   if (c.adaptive_models) argv.emplace_back("--adaptive-models");
   if (!c.link_profile.empty()) argv.insert(argv.end(), {"--profile", c.link_profile});
@@ -207,6 +208,7 @@ StepFigures run_step(int bots, const StepConfig& c, const Targets& targets, cons
     return failed;
   }
   StepFigures f = compute_figures(bots, window, *baseline, targets, idle);
+  f.expected_packets_per_s = 60.0 / c.input_interval;
   const auto [late_a, sent_a] = bots_late(prefix + "wander.json");
   const auto [late_b, sent_b] = bots_late(prefix + "chase.json");
   if (sent_a + sent_b > 0) f.bots_late_fraction = (late_a + late_b) / (sent_a + sent_b);

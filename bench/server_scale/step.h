@@ -27,6 +27,9 @@ struct StepConfig {
   // Snapshots per second to each client: the targets are set at
   // 60 (every tick); the server ships 30.
   int send_rate = 60;
+  // Ticks of input per bot input packet (tickwire-bots --input-interval);
+  // 1, every tick, is what clients do unless told otherwise.
+  int input_interval = 1;
   // A snapshot codebook file given to the server and the bots; empty: the
   // one the arena ships (the shared path), unless adaptive_models.
   std::string codebook;

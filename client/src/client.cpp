@@ -28,6 +28,12 @@ void ClientConfig::validate() const {
     fail("keep_alive_interval must be positive and shorter than timeout");
   }
   if (max_ticks_per_update == 0) fail("max_ticks_per_update must be at least 1");
+  if (input_interval == 0 || input_interval > kMaxInputInterval) {
+    fail("input_interval must be in 1.." + std::to_string(kMaxInputInterval));
+  }
+  if (input_interval > inputs.redundancy) {
+    fail("input_interval must not exceed inputs.redundancy, or a packet could not carry the ticks it stands for");
+  }
   if (max_replay_ticks == 0 || max_replay_ticks > 1024) fail("max_replay_ticks must be in 1..1024");
   if (snapshot_history_ticks == 0 || snapshot_history_ticks > 4096) fail("snapshot_history_ticks must be in 1..4096");
 }

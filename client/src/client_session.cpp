@@ -26,6 +26,9 @@ void Client::start_session() {
   tc.max_ticks_per_update = config_.max_ticks_per_update;
   timesync::ClientTimeProviderConfig pc_time;
   pc_time.measure_interpolation = !config_.thin;  // a thin client draws nothing
+  // Before the server's first arrival reports, nothing measured says that
+  // the first input of a batch waits input_interval - 1 ticks to leave.
+  pc_time.initial_lead_margin += NetworkTime::from_tick(tick_rate_, Tick(config_.input_interval - 1)).since_zero();
   auto provider = config_.time_provider ? config_.time_provider(tick_rate_)
                                         : std::make_unique<timesync::ClientTimeProvider>(pc_time);
   time_ = std::make_unique<timesync::TimeSystem>(timesync::TimeSystem::client(tc, std::move(provider)));
@@ -40,6 +43,7 @@ void Client::start_session() {
   prediction_->set_smoothing(draw_options_.smoothing);
   redundancy_ = prediction::InputRedundancy(config_.input_redundancy);  // a new session learns its uplink anew
   resend_at_.reset();
+  ticks_unsent_ = 0;
   receiver_.reset();
   authoritative_.clear();
   authoritative_tick_.reset();
@@ -169,7 +173,7 @@ void Client::run_session(Time now) {
     // Each input claims the interpolation time that goes with its tick:
     // where this client draws the others while the player acts on them.
     prediction_->sample_and_simulate(ctx.tick, ctx.interpolation);
-    send_inputs(now);
+    if (++ticks_unsent_ >= config_.input_interval) send_inputs(now);
   });
   draw();
   refresh_stats();
@@ -196,7 +200,10 @@ bool Client::send_input_packet(Time now) {
   // The packet and its bytes reuse the last one's storage: a client sends
   // one every tick.
   prediction::InputPacket& packet = input_packet_;
-  if (!prediction_->make_input_packet(receiver_.newest(), redundancy_.copies(), packet)) return false;
+  // Each input rides in copies() packets: with input_interval ticks a
+  // packet, that is input_interval times as many ticks back.
+  const std::uint32_t ticks = redundancy_.copies() * config_.input_interval;
+  if (!prediction_->make_input_packet(receiver_.newest(), ticks, packet)) return false;
   PacketHeader header = channel_.next_header(PacketType::kInput, now);
   BitWriter w(kMaxPacket, std::move(packet_bytes_));
   const bool written =
@@ -211,7 +218,7 @@ bool Client::send_input_packet(Time now) {
 }
 
 void Client::send_inputs(Time now) {
-  (void)send_input_packet(now);
+  if (send_input_packet(now)) ticks_unsent_ = 0;
   resend_at_.reset();
   if (redundancy_.resend()) {
     const auto tick_us = static_cast<double>(NetworkTime::from_tick(tick_rate_, Tick(1)).since_zero().micros());

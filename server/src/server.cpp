@@ -268,6 +268,7 @@ void Server::send_snapshot(Slot& slot, Time now) {
 void Server::count_inputs(Slot& slot) {
   const prediction::InputQueueStats& q = slot.queue->stats();
   slot.stats.inputs = q.accepted;
+  slot.stats.redundant_inputs = q.duplicates;
   slot.stats.missing_inputs = q.missing;
   slot.stats.late_inputs = q.late;
   // Inputs older than anything the queue remembers (the first packet's

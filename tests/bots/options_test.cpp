@@ -17,9 +17,26 @@ std::variant<Options, int> parse(std::initializer_list<const char*> args) {
 }
 
 TEST(BotOptions, ValuesAreParsed) {
-  auto parsed = parse({"--connect", "127.0.0.1:9000", "--bots", "32", "--duration", "30", "--script", "chase", "--seed",
-                       "9", "--max-rtt-p99-ms", "150", "--schema-hash", "1234", "--max-late-burst-seconds", "3",
-                       "--min-input-margin-p99-ms", "-1.5"});
+  auto parsed = parse({"--connect",
+                       "127.0.0.1:9000",
+                       "--bots",
+                       "32",
+                       "--duration",
+                       "30",
+                       "--script",
+                       "chase",
+                       "--seed",
+                       "9",
+                       "--max-rtt-p99-ms",
+                       "150",
+                       "--schema-hash",
+                       "1234",
+                       "--max-late-burst-seconds",
+                       "3",
+                       "--min-input-margin-p99-ms",
+                       "-1.5",
+                       "--input-interval",
+                       "2"});
   ASSERT_TRUE(std::holds_alternative<Options>(parsed));
   const Options& o = std::get<Options>(parsed);
   EXPECT_EQ(o.server.port, 9000);
@@ -31,6 +48,7 @@ TEST(BotOptions, ValuesAreParsed) {
   EXPECT_EQ(o.schema_hash, 1234U);
   EXPECT_EQ(o.thresholds.max_late_burst_seconds, 3U);
   EXPECT_EQ(o.thresholds.min_input_margin_p99_ms, -1.5);
+  EXPECT_EQ(o.input_interval, 2);
   EXPECT_FALSE(o.link.has_value()) << "no network flag: no conditioning";
 }
 
@@ -75,6 +93,8 @@ TEST(BotOptions, BadValuesExitWithTwo) {
                     {"--max-late-burst-seconds", "many"},
                     {"--min-input-margin-p99-ms", "x"},
                     {"--frame-rate", "x"},
+                    {"--input-interval", "0"},
+                    {"--input-interval", "9"},
                     {"--codebook", "/nonexistent/arena.twcb"},
                     {"--codebook", "/dev/null"},  // empty: not a codebook
                     {"--no-such-flag"}}) {

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "bot_socket.h"
+#include "options.h"
 #include "sync_check.h"
 #include "tickwire/transport/enet_transport.h"
 
@@ -11,6 +12,7 @@ namespace tickwire::bots {
 namespace {
 
 using Event = client::ClientEvent::Type;
+static_assert(kMaxInputInterval == static_cast<int>(client::kMaxInputInterval));
 
 // The link's stream for the n-th join of a bot: every session draws fresh
 // fates, the same ones on every run with the same --seed.
@@ -106,6 +108,7 @@ void Bot::join(Time now) {
   cc.connect_timeout = config_.timeout * 2;
   cc.logger = config_.logger;
   cc.thin = config_.thin;
+  cc.input_interval = config_.input_interval;
   cc.snapshot_codebook = config_.codebook;
   cc.adaptive_snapshot_models = config_.adaptive_models;
   game_ = std::make_unique<arena::Game>();

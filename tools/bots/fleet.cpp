@@ -21,6 +21,7 @@ Fleet::Fleet(const Options& options, std::shared_ptr<spdlog::logger> logger)
     config.timeout = Duration::micros(static_cast<std::int64_t>(options.timeout_s * 1e6));
     config.sync_test_interval = Duration::micros(static_cast<std::int64_t>(options.sync_test_interval_s * 1e6));
     config.thin = options.thin;
+    config.input_interval = static_cast<std::uint32_t>(options.input_interval);
     config.codebook = options.codebook;
     config.adaptive_models = options.adaptive_models;
     config.logger = logger;

@@ -135,6 +135,12 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
                "Thin bots: the whole protocol (handshake, time sync, inputs, acks, decoding every snapshot) but no "
                "prediction or interpolation, so one core runs many more of them")
       ->group(client);
+  app.add_option("--input-interval", o.input_interval,
+                 "Ticks of input per input packet: 1 sends every tick; N sends every N ticks, for N times fewer "
+                 "datagrams up, and up to N - 1 ticks more latency")
+      ->capture_default_str()
+      ->check(CLI::Range(1, kMaxInputInterval))
+      ->group(client);
   auto* codebook = app.add_option("--codebook", o.codebook_file,
                                   "The snapshot codebook the server codes with (the file given to tickwire-server "
                                   "--codebook); default: the one the arena ships")

@@ -18,6 +18,10 @@
 
 namespace tickwire::bots {
 
+// client::kMaxInputInterval, which bot.cpp checks this equals (the
+// options do not depend on the client runtime).
+inline constexpr int kMaxInputInterval = 8;
+
 struct Options {
   std::string connect = "127.0.0.1:7777";
   // With a key the bots mint their own connect tokens, as a backend would.
@@ -43,6 +47,9 @@ struct Options {
   // Thin bots: the whole protocol without prediction or interpolation
   // (client::ClientConfig::thin), for loading a server cheaply.
   bool thin = false;
+  // Ticks of input per input packet (client::ClientConfig::input_interval),
+  // up to kMaxInputInterval.
+  int input_interval = 1;
   // The server's snapshot codebook (tickwire-server --codebook); unset: none.
   std::string codebook_file;
   std::shared_ptr<const snapshot::ModelState> codebook;

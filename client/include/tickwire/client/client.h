@@ -45,6 +45,10 @@ namespace tickwire::client {
 using snapshot::EntityId;
 using snapshot::TypeId;
 
+// The most ticks of input one input packet may stand for
+// (ClientConfig::input_interval).
+inline constexpr std::uint32_t kMaxInputInterval = 8;
+
 struct ClientConfig {
   std::string name = "player";
   // The schema hash in the protocol fingerprint; unset: the game's schema.
@@ -65,6 +69,20 @@ struct ClientConfig {
   // loss it sees on the uplink (prediction/input_redundancy.h).
   prediction::InputHistoryConfig inputs{.capacity = 256, .redundancy = 16};
   prediction::InputRedundancyConfig input_redundancy{};
+  // Ticks of input per input packet. 1 sends each tick's input the tick it
+  // is sampled. N > 1 sends one packet every N ticks carrying the N new
+  // inputs (and the redundant copies, so each input still rides in as many
+  // packets): the server reads N times fewer datagrams and the uplink
+  // carries N times fewer headers, which is what a server of many clients
+  // or a metered uplink wants. The price is latency: the first input of a
+  // batch waits N - 1 ticks before it leaves, so the client must run that
+  // much further ahead of the server to keep it on time. The time system
+  // measures the wait with the rest of the uplink's delay and sets the lead
+  // to cover it; the player's own actions are predicted as before, but the
+  // server's answer to them, and other players' view of them, come up to
+  // N - 1 ticks later. Snapshot acknowledgements ride in input packets and
+  // go at the same rate. 1..8, and at most inputs.redundancy.
+  std::uint32_t input_interval = 1;
   prediction::SmoothingConfig smoothing{};
   snapshot::InterpolationConfig interpolation{};
   // Snapshot states kept; must equal the server's.
@@ -276,7 +294,8 @@ class Client {
   std::unique_ptr<timesync::TimeSystem> time_;
   std::unique_ptr<prediction::ClientPrediction> prediction_;
   prediction::InputRedundancy redundancy_;
-  std::optional<Time> resend_at_;  // the last input packet goes out again then
+  std::optional<Time> resend_at_;   // the last input packet goes out again then
+  std::uint32_t ticks_unsent_ = 0;  // sampled since the last input packet (config_.input_interval)
   void resend_inputs(Time now);
   bool send_input_packet(Time now);
   snapshot::SnapshotReceiver receiver_;

@@ -69,10 +69,11 @@ struct ClientStats {
   std::uint64_t bad_packets = 0;
   std::uint64_t duplicate_packets = 0;
   std::uint64_t snapshots = 0;
-  std::uint64_t inputs = 0;           // first copies of inputs queued
-  std::uint64_t missing_inputs = 0;   // ticks run without this client's input
-  std::uint64_t late_inputs = 0;      // of those, inputs that came afterwards
-  std::uint64_t rejected_inputs = 0;  // invalid, too far ahead or stale
+  std::uint64_t inputs = 0;            // first copies of inputs queued
+  std::uint64_t redundant_inputs = 0;  // later copies of inputs already queued (the client's redundancy)
+  std::uint64_t missing_inputs = 0;    // ticks run without this client's input
+  std::uint64_t late_inputs = 0;       // of those, inputs that came afterwards
+  std::uint64_t rejected_inputs = 0;   // invalid, too far ahead or stale
   // Packets over the per-second budget, dropped unread.
   std::uint64_t rate_limited_packets = 0;
   // The latest arrival margin of an input (its tick's start minus its
