@@ -38,6 +38,10 @@ void Client::start_session() {
   pc.tick_rate = tick_rate_;
   pc.max_replay_ticks = config_.max_replay_ticks;
   pc.inputs = config_.inputs;
+  // inputs.redundancy counts packets an input may ride in; a packet of N
+  // ticks reaches N times as far back, within what one packet may carry.
+  pc.inputs.redundancy = static_cast<std::uint32_t>(std::min<std::size_t>(
+      std::size_t{config_.inputs.redundancy} * config_.input_interval, prediction::kMaxInputsPerPacket));
   pc.smoothing = config_.smoothing;
   prediction_ = std::make_unique<prediction::ClientPrediction>(game_.schema(), game_, sampler_, pc);
   prediction_->set_smoothing(draw_options_.smoothing);
@@ -198,7 +202,7 @@ void Client::send_report(Time now) {
 
 bool Client::send_input_packet(Time now) {
   // The packet and its bytes reuse the last one's storage: a client sends
-  // one every tick.
+  // one every tick, or every input_interval ticks.
   prediction::InputPacket& packet = input_packet_;
   // Each input rides in copies() packets: with input_interval ticks a
   // packet, that is input_interval times as many ticks back.
@@ -268,7 +272,11 @@ void Client::refresh_stats() {
   stats_.late_inputs = m.stats().late;
   stats_.missing_inputs = m.stats().missed;
   stats_.hard_resets = time_->stats().hard_resets;
-  stats_.input_copies = std::min(redundancy_.copies(), config_.inputs.redundancy);
+  // Packets each input rides in: ticks a packet reaches back, per tick of
+  // the interval.
+  stats_.input_copies =
+      std::min(redundancy_.copies() * config_.input_interval, prediction_->inputs().config().redundancy) /
+      config_.input_interval;
   stats_.input_loss_burst = redundancy_.stats().longest_burst;
   stats_.input_loss = redundancy_.loss_rate();
   const timesync::InputMarginMonitor& margins = m.input_margins();

@@ -77,8 +77,8 @@ IntervalRun play(std::uint32_t interval, std::uint64_t seed) {
       (m.server->stats().missing_inputs - missing_before) + (m.server->stats().late_inputs - late_before);
   r.inputs = static_cast<std::uint64_t>(ticks) * m.clients.size();
 
-  // Standing still, every prediction matches the server once the last
-  // moving inputs are through: batching loses no input and reorders none.
+  // Standing still, every client's prediction settles on the server's
+  // state: the batching leaves nothing for the corrections to chase.
   playing = false;
   m.run_for(Duration::seconds(2));
   for (auto& c : m.clients) {
@@ -109,9 +109,6 @@ TEST(InputIntervalSim, TwoTicksAPacketHalveTheUplinksPacketsAndCostAboutATickOfL
   EXPECT_GT(ratio, 0.45);
   EXPECT_LT(ratio, 0.6);
 
-  // The redundant copies still cover the link's losses: inputs arrive in
-  // time as often as when each tick had its own packet.
-  EXPECT_LT(static_cast<double>(every.late_or_missing), 0.005 * static_cast<double>(every.inputs));
   // The copies (and the second sending of each packet) still cover the
   // link's losses; the lead covers the wait.
   EXPECT_LT(static_cast<double>(every.late_or_missing), 0.002 * static_cast<double>(every.inputs));
@@ -128,13 +125,13 @@ TEST(InputIntervalSim, TwoTicksAPacketHalveTheUplinksPacketsAndCostAboutATickOfL
 }
 
 // Copies per input as the server received them, on a clean link whose
-// round trip (200 ms, 12 ticks) is longer than the copies reach back, so
+// round trip (600 ms, 36 ticks) is longer than the copies reach back, so
 // that no acknowledgement trims a packet.
 double copies_per_input(std::uint32_t interval, std::uint64_t seed) {
   std::cout << "seed=" << seed << " input_interval=" << interval << "\n";
   SimMatch m(seed);
   transport::LinkConditions link;
-  link.latency = Duration::millis(100);
+  link.latency = Duration::millis(300);
   m.net.set_default_link(link);
   m.client_frame = Duration::micros(16667);
   client::ClientConfig config;
@@ -142,10 +139,17 @@ double copies_per_input(std::uint32_t interval, std::uint64_t seed) {
   client::Client& c = m.add_client(config);
   EXPECT_TRUE(c.connect(m.server_address, m.clock.now()).ok());
   EXPECT_TRUE(m.run_until([&] { return m.all_connected(); }, Duration::seconds(5)));
-  m.run_for(Duration::seconds(5));
+  const auto before = m.server->client_stats();
+  const Tick tick_before = m.server->tick();
+  m.run_for(Duration::seconds(10));
   const auto stats = m.server->client_stats();
   EXPECT_EQ(stats.size(), 1U);
-  if (stats.empty() || stats[0].inputs == 0) return 0;
+  if (stats.empty() || before.empty() || stats[0].inputs == 0) return 0;
+  // One packet each interval and nothing between: a keep-alive waits
+  // longer than the interval (and reports go once a second, 1/60 a tick).
+  const double packets_per_tick = static_cast<double>(stats[0].packets_in - before[0].packets_in) /
+                                  static_cast<double>(m.server->tick() - tick_before);
+  EXPECT_LT(packets_per_tick, 1.0 / interval + 0.025) << "interval " << interval;
   const double copies =
       static_cast<double>(stats[0].inputs + stats[0].redundant_inputs) / static_cast<double>(stats[0].inputs);
   std::cout << "  " << stats[0].inputs << " inputs, " << copies << " copies each, the client's policy "
@@ -154,10 +158,15 @@ double copies_per_input(std::uint32_t interval, std::uint64_t seed) {
 }
 
 TEST(InputIntervalSim, EveryInputOfABatchRidesInAsManyPacketsAsThePolicyAsks) {
-  // The policy's floor on a clean link is three packets an input.
-  EXPECT_NEAR(copies_per_input(1, 7102), 3.0, 0.1);
-  EXPECT_NEAR(copies_per_input(2, 7102), 3.0, 0.1);
-  EXPECT_NEAR(copies_per_input(3, 7102), 3.0, 0.1);
+  // The policy's floor on a clean link is three packets an input (a
+  // little under, counted here: the newest inputs have not ridden in all
+  // theirs when the run stops).
+  EXPECT_NEAR(copies_per_input(1, 7102), 3.0, 0.15);
+  EXPECT_NEAR(copies_per_input(2, 7102), 3.0, 0.15);
+  EXPECT_NEAR(copies_per_input(3, 7102), 3.0, 0.15);
+  // 24 ticks a packet: more than inputs.redundancy (16), which counts
+  // packets an input rides in, not ticks.
+  EXPECT_NEAR(copies_per_input(client::kMaxInputInterval, 7102), 3.0, 0.15);
 }
 
 TEST(InputIntervalSim, AnIntervalOutsideItsRangeIsRefused) {
@@ -166,11 +175,7 @@ TEST(InputIntervalSim, AnIntervalOutsideItsRangeIsRefused) {
   EXPECT_THROW(config.validate(), std::invalid_argument);
   config.input_interval = client::kMaxInputInterval + 1;
   EXPECT_THROW(config.validate(), std::invalid_argument);
-  // A packet must be able to carry every tick it stands for.
-  config.input_interval = 4;
-  config.inputs.redundancy = 3;
-  EXPECT_THROW(config.validate(), std::invalid_argument);
-  config.inputs.redundancy = 4;
+  config.input_interval = client::kMaxInputInterval;
   EXPECT_NO_THROW(config.validate());
 }
 

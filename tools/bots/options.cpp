@@ -137,7 +137,7 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
       ->group(client);
   app.add_option("--input-interval", o.input_interval,
                  "Ticks of input per input packet: 1 sends every tick; N sends every N ticks, for N times fewer "
-                 "datagrams up, and up to N - 1 ticks more latency")
+                 "datagrams up, and about N - 1 ticks more latency")
       ->capture_default_str()
       ->check(CLI::Range(1, kMaxInputInterval))
       ->group(client);

@@ -71,17 +71,21 @@ struct ClientConfig {
   prediction::InputRedundancyConfig input_redundancy{};
   // Ticks of input per input packet. 1 sends each tick's input the tick it
   // is sampled. N > 1 sends one packet every N ticks carrying the N new
-  // inputs (and the redundant copies, so each input still rides in as many
-  // packets): the server reads N times fewer datagrams and the uplink
-  // carries N times fewer headers, which is what a server of many clients
-  // or a metered uplink wants. The price is latency: the first input of a
-  // batch waits N - 1 ticks before it leaves, so the client must run that
-  // much further ahead of the server to keep it on time. The time system
-  // measures the wait with the rest of the uplink's delay and sets the lead
-  // to cover it; the player's own actions are predicted as before, but the
-  // server's answer to them, and other players' view of them, come up to
-  // N - 1 ticks later. Snapshot acknowledgements ride in input packets and
-  // go at the same rate. 1..8, and at most inputs.redundancy.
+  // inputs and the redundant copies: each input still rides in as many
+  // packets (a packet reaches back inputs.redundancy x N ticks at most,
+  // within prediction::kMaxInputsPerPacket). The server reads N times fewer
+  // datagrams and the uplink carries N times fewer headers, which is what a
+  // server of many clients or a metered uplink wants. The price is latency:
+  // the first input of a batch waits N - 1 ticks before it leaves, and a
+  // lost packet's inputs come with the next one N ticks later rather than
+  // one, so the client runs further ahead of the server: about N - 1 ticks
+  // more on a clean link, more on a lossy one. The default time provider
+  // learns this from the server's arrival reports (the wait is part of the
+  // uplink delay it measures); a custom provider that ignores them must add
+  // it itself. The player's own actions are predicted as before, but the
+  // server's answer to them, and other players' view of them, come later.
+  // Snapshot acknowledgements ride in input packets and go at the same
+  // rate; keep-alives wait a tick longer than the interval. 1..8.
   std::uint32_t input_interval = 1;
   prediction::SmoothingConfig smoothing{};
   snapshot::InterpolationConfig interpolation{};
@@ -256,6 +260,7 @@ class Client {
   void draw();
   void send_hello(Time now);
   void send_keep_alive(Time now);
+  Duration keep_alive_after() const;
   bool send_packet(std::span<const std::uint8_t> bytes, Time now);
   void start_session();
   bool retry_connect(transport::DisconnectReason reason, Time now);
