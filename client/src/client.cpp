@@ -32,6 +32,7 @@ void ClientConfig::validate() const {
     fail("input_interval must be in 1.." + std::to_string(kMaxInputInterval));
   }
   if (max_replay_ticks == 0 || max_replay_ticks > 1024) fail("max_replay_ticks must be in 1..1024");
+  if (spawn_confirm_ticks == 0 || spawn_confirm_ticks > 65536) fail("spawn_confirm_ticks must be in 1..65536");
   if (snapshot_history_ticks == 0 || snapshot_history_ticks > 4096) fail("snapshot_history_ticks must be in 1..4096");
 }
 
@@ -50,6 +51,11 @@ namespace {
 
 ClientConfig validated(ClientConfig config, const prediction::NetGame& game) {
   config.validate();
+  try {
+    config.prediction_checks.validate(game.schema());
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("client config: ") + e.what());
+  }
   if (!config.snapshot_codebook && !config.adaptive_snapshot_models)
     config.snapshot_codebook = game.snapshot_codebook();
   return config;
@@ -307,6 +313,12 @@ bool Client::send_packet(std::span<const std::uint8_t> bytes, Time now) {
   stats_.bytes_out += bytes.size();
   last_sent_ = now;
   return true;
+}
+
+void Client::set_prediction_checks(const prediction::PredictionChecks& checks) {
+  checks.validate(game_.schema());
+  config_.prediction_checks = checks;
+  if (prediction_) prediction_->set_checks(checks);
 }
 
 std::optional<ClientEvent> Client::poll_event() {

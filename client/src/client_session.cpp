@@ -43,7 +43,9 @@ void Client::start_session() {
   pc.inputs.redundancy = static_cast<std::uint32_t>(std::min<std::size_t>(
       std::size_t{config_.inputs.redundancy} * config_.input_interval, prediction::kMaxInputsPerPacket));
   pc.smoothing = config_.smoothing;
+  pc.spawn_confirm_ticks = config_.spawn_confirm_ticks;
   prediction_ = std::make_unique<prediction::ClientPrediction>(game_.schema(), game_, sampler_, pc);
+  prediction_->set_checks(config_.prediction_checks);
   prediction_->set_smoothing(draw_options_.smoothing);
   redundancy_ = prediction::InputRedundancy(config_.input_redundancy);  // a new session learns its uplink anew
   resend_at_.reset();

@@ -92,12 +92,36 @@ void ClientPrediction::remove_predicted(EntityId id) {
   full_mask_[id.value] = 0;
 }
 
-void ClientPrediction::set_tolerance_slots(TypeId type, std::uint16_t offset, std::size_t count, std::uint32_t steps) {
-  const snapshot::TypeSpec& spec = schema_.type(type);
-  if (static_cast<std::size_t>(offset) + count > spec.stride()) throw std::invalid_argument("set_tolerance: bad field");
-  auto& tol = tolerance_[type.value];
-  if (tol.empty()) tol.assign(spec.stride(), 0);
-  for (std::size_t i = offset; i < offset + count; ++i) tol[i] = steps;
+void PredictionChecks::validate(const snapshot::Schema& schema) const {
+  for (std::size_t i = 0; i < tolerances.size(); ++i) {
+    const FieldTolerance& t = tolerances[i];
+    const bool fits =
+        schema.has_type(t.type) && t.slots > 0 && std::size_t{t.offset} + t.slots <= schema.type(t.type).stride();
+    if (!fits) {
+      throw std::invalid_argument("prediction checks: tolerances[" + std::to_string(i) + "] (type " +
+                                  std::to_string(t.type.value) + ", slots " + std::to_string(t.offset) + ".." +
+                                  std::to_string(t.offset + t.slots) + ") is not a field of the schema");
+    }
+  }
+}
+
+void ClientPrediction::set_tolerance(const FieldTolerance& tolerance) {
+  PredictionChecks one;
+  one.tolerances.push_back(tolerance);
+  one.validate(schema_);
+  auto& tol = tolerance_[tolerance.type.value];
+  if (tol.empty()) tol.assign(schema_.type(tolerance.type).stride(), 0);
+  for (std::size_t i = tolerance.offset; i < std::size_t{tolerance.offset} + tolerance.slots; ++i) {
+    tol[i] = tolerance.steps;
+  }
+}
+
+void ClientPrediction::set_checks(const PredictionChecks& checks) {
+  checks.validate(schema_);
+  config_.skip_matching_replays = checks.skip_matching_replays;
+  config_.audit_skipped_replays = checks.audit_skipped_replays;
+  for (auto& tol : tolerance_) tol.clear();
+  for (const FieldTolerance& t : checks.tolerances) set_tolerance(t);
 }
 
 TickOutcome ClientPrediction::sample_and_simulate(Tick tick, std::optional<NetworkTime> view) {

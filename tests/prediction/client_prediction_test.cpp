@@ -159,6 +159,41 @@ TEST(ClientPrediction, ToleranceDecidesWhatCountsAsAMisprediction) {
   }
 }
 
+// The checks as data (what a client's config carries): the same tolerance
+// set through set_checks decides the same way, a later set_checks replaces
+// it, and a tolerance outside the schema is refused without a change.
+TEST(ClientPrediction, ChecksSetWhileRunningReplaceTheTolerances) {
+  for (const bool tolerant : {false, true}) {
+    Lockstep l;
+    PredictionChecks checks;
+    checks.tolerances.push_back(FieldTolerance::of(l.s.position, 2));
+    l.client->set_checks(checks);
+    if (!tolerant) l.client->set_checks({});
+    l.server_hook = [&](Tick t, snapshot::World& w) {
+      if (t != Tick(40)) return;
+      Vec2 p = w.get(l.avatar, l.s.position);
+      p.x += 0.01F;  // one quantization step
+      w.set(l.avatar, l.s.position, p);
+    };
+    l.start();
+    l.run(100);
+    EXPECT_EQ(l.client->stats().mispredictions, tolerant ? 0U : 1U) << tolerant;
+  }
+  Lockstep l;
+  PredictionChecks bad;
+  bad.audit_skipped_replays = true;
+  bad.tolerances.push_back(FieldTolerance::of(l.s.position, 1));
+  bad.tolerances.push_back({TypeId{200}, 0, 1, 1});
+  EXPECT_THROW(l.client->set_checks(bad), std::invalid_argument);
+  bad.tolerances.back() = {l.s.position.type(), 0, 0, 1};  // no slots
+  EXPECT_THROW(bad.validate(l.s.schema), std::invalid_argument);
+  bad.tolerances.back() = {l.s.position.type(), 60000, 1, 1};  // past the type's slots
+  EXPECT_THROW(l.client->set_tolerance(bad.tolerances.back()), std::invalid_argument);
+  l.start();
+  l.run(100);
+  EXPECT_EQ(l.client->stats().audited_skips, 0U) << "a refused set_checks changed the audit";
+}
+
 TEST(ClientPrediction, StaleAndDuplicateSnapshotsAreIgnored) {
   Lockstep l;
   l.start();

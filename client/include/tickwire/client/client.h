@@ -88,6 +88,15 @@ struct ClientConfig {
   // rate; keep-alives wait a tick longer than the interval. 1..8.
   std::uint32_t input_interval = 1;
   prediction::SmoothingConfig smoothing{};
+  // What each snapshot is checked for against the prediction: replays
+  // skipped when everything matched, an audit of those skips, per-field
+  // tolerances (prediction::PredictionChecks, docs/prediction.md). Checked
+  // against the game's schema at construction; set_prediction_checks
+  // changes them while the client runs.
+  prediction::PredictionChecks prediction_checks{};
+  // A predicted spawn the server has not confirmed once its state is this
+  // many ticks past the spawn is removed (1..65536).
+  std::uint32_t spawn_confirm_ticks = 32;
   snapshot::InterpolationConfig interpolation{};
   // Snapshot states kept; must equal the server's.
   std::uint32_t snapshot_history_ticks = 64;
@@ -219,6 +228,11 @@ class Client {
   const snapshot::World& view() const { return view_; }
   // Applies from the next update(), and to later sessions.
   void set_draw_options(const DrawOptions& options);
+  // Replaces ClientConfig::prediction_checks from the next snapshot on, for
+  // this session and later ones. Throws std::invalid_argument for a
+  // tolerance that is not a field of the game's schema, changing nothing.
+  void set_prediction_checks(const prediction::PredictionChecks& checks);
+  const prediction::PredictionChecks& prediction_checks() const { return config_.prediction_checks; }
   const DrawOptions& draw_options() const { return draw_options_; }
   // The player's avatar, once the server spawned it and a snapshot
   // carried it.

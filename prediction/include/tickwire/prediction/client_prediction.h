@@ -34,6 +34,43 @@
 
 namespace tickwire::prediction {
 
+// How far (in quantization steps) one field of a type may differ from the
+// server's before it counts as a misprediction, as data a config can carry
+// (ClientPrediction::set_tolerance).
+struct FieldTolerance {
+  snapshot::TypeId type{};
+  std::uint16_t offset = 0;  // the field's first slot in its type
+  std::uint16_t slots = 0;   // the slots it spans
+  std::uint32_t steps = 0;   // 0: exactly
+
+  template <class T>
+  static FieldTolerance of(snapshot::Field<T> field, std::uint32_t steps) {
+    return {field.type(), field.offset(), static_cast<std::uint16_t>(snapshot::FieldValue<T>::kSlots), steps};
+  }
+  bool operator==(const FieldTolerance&) const = default;
+};
+
+// What a snapshot is checked for against the prediction (docs/prediction.md,
+// "On a snapshot"), settable while prediction runs
+// (ClientPrediction::set_checks).
+struct PredictionChecks {
+  // When every entity a snapshot carries matches its prediction, the replay
+  // would recompute the same states: skip it. See audit_skipped_replays.
+  bool skip_matching_replays = true;
+  // Replays anyway when a replay could be skipped, and counts the entities
+  // whose state the replay changed (stats().audit_divergences): measures
+  // whether skipping holds for a game. Costs what never skipping costs.
+  bool audit_skipped_replays = false;
+  // Fields compared within a tolerance; the others exactly. A field named
+  // twice takes the later tolerance.
+  std::vector<FieldTolerance> tolerances;
+
+  // Throws std::invalid_argument naming the first tolerance that is not a
+  // field of `schema`.
+  void validate(const snapshot::Schema& schema) const;
+  bool operator==(const PredictionChecks&) const = default;
+};
+
 struct PredictionConfig {
   snapshot::TypeId input_type{};  // a record type of the schema
   PlayerId player{};              // this client's player: owner of its inputs and predicted spawns
@@ -42,12 +79,9 @@ struct PredictionConfig {
   // plus the lead; prediction waits rather than go further.
   std::uint32_t max_replay_ticks = 32;
   InputHistoryConfig inputs{};
-  // When every entity a snapshot carries matches its prediction, the replay
-  // would recompute the same states: skip it. See audit_skipped_replays.
+  // The checks to start with (PredictionChecks, where they are explained;
+  // tolerances are set by set_tolerance or set_checks).
   bool skip_matching_replays = true;
-  // Replays anyway when a replay could be skipped, and counts the entities
-  // whose state the replay changed (stats().audit_divergences): measures
-  // whether skipping holds for a game. Costs what never skipping costs.
   bool audit_skipped_replays = false;
   SmoothingConfig smoothing{};
   // A predicted spawn the server has not confirmed once the server's state
@@ -116,8 +150,14 @@ class ClientPrediction final : private SpawnHook {
   // before it counts as a misprediction; 0, the default, means exactly.
   template <class T>
   void set_tolerance(snapshot::Field<T> field, std::uint32_t steps) {
-    set_tolerance_slots(field.type(), field.offset(), snapshot::FieldValue<T>::kSlots, steps);
+    set_tolerance(FieldTolerance::of(field, steps));
   }
+  // Throws std::invalid_argument for a field not in the schema.
+  void set_tolerance(const FieldTolerance& tolerance);
+  // Replaces the checks (PredictionConfig's skip_matching_replays and
+  // audit_skipped_replays, and every tolerance) from the next snapshot on.
+  // Throws std::invalid_argument for a bad tolerance, changing nothing.
+  void set_checks(const PredictionChecks& checks);
 
   // Samples the input of every tick after the newest sampled up to `tick`
   // and predicts as far toward `tick` as max_replay_ticks allows. `view`:
@@ -180,7 +220,6 @@ class ClientPrediction final : private SpawnHook {
   EntityId spawn(snapshot::World& world, TypeId type, const SpawnKey& key, PlayerId owner, Tick tick,
                  std::uint32_t index) override;
 
-  void set_tolerance_slots(TypeId type, std::uint16_t offset, std::size_t count, std::uint32_t steps);
   // Simulates `tick` for the entities marked in `mask`, snaps them and
   // records the tick; `selective`: unmarked entities keep their history.
   void run_tick(Tick tick, std::vector<std::uint8_t>& mask, bool selective);
