@@ -47,6 +47,29 @@ const char* to_string(ClientState state) {
   return "unknown";
 }
 
+const char* to_string(ClientEvent::Type type) {
+  switch (type) {
+    case ClientEvent::Type::kConnected: return "connected";
+    case ClientEvent::Type::kDenied: return "denied";
+    case ClientEvent::Type::kDisconnected: return "disconnected";
+    case ClientEvent::Type::kEntitySpawned: return "entity spawned";
+    case ClientEvent::Type::kEntityDespawned: return "entity despawned";
+  }
+  return "unknown event";
+}
+
+std::string to_string(const ClientEvent& event) {
+  using Type = ClientEvent::Type;
+  switch (event.type) {
+    case Type::kConnected: return "connected";
+    case Type::kDenied:
+    case Type::kDisconnected: return std::string(to_string(event.type)) + ": " + transport::to_string(event.reason);
+    case Type::kEntitySpawned: return "entity " + std::to_string(event.entity.value) + " spawned";
+    case Type::kEntityDespawned: return "entity " + std::to_string(event.entity.value) + " despawned";
+  }
+  return to_string(event.type);
+}
+
 namespace {
 
 ClientConfig validated(ClientConfig config, const prediction::NetGame& game) {

@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
       using Type = client::ClientEvent::Type;
       if (e->type == Type::kConnected) std::printf("connected as client %u\n", *c.client_id());
       if (e->type == Type::kDenied || e->type == Type::kDisconnected) {
-        std::printf("%s: %s\n", e->type == Type::kDenied ? "denied" : "disconnected", transport::to_string(e->reason));
+        std::printf("%s\n", client::to_string(*e).c_str());
         return 1;
       }
     }

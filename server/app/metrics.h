@@ -45,8 +45,8 @@ class Metrics {
 
  private:
   static constexpr std::size_t kErrorCodes = static_cast<std::size_t>(ErrorCode::kIo) + 1;
-  // Every transport::DisconnectReason value; the last enumerator is kTokenRequired.
-  static constexpr std::size_t kReasons = static_cast<std::size_t>(transport::DisconnectReason::kTokenRequired) + 1;
+  // Every transport::DisconnectReason value.
+  static constexpr std::size_t kReasons = static_cast<std::size_t>(transport::kLastDisconnectReason) + 1;
 
   std::shared_ptr<prometheus::Registry> registry_;
   server::ServerStats last_;

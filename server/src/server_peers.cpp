@@ -30,6 +30,25 @@ ServerEvent client_event(ServerEvent::Type type, const SlotType& slot, Disconnec
 }
 }  // namespace
 
+const char* to_string(ServerEvent::Type type) {
+  switch (type) {
+    case ServerEvent::Type::kClientConnected: return "connected";
+    case ServerEvent::Type::kClientDenied: return "denied";
+    case ServerEvent::Type::kClientDisconnected: return "disconnected";
+  }
+  return "unknown event";
+}
+
+std::string to_string(const ServerEvent& e) {
+  const std::string client = "client " + std::to_string(e.client) + " (" + e.name + ")";
+  switch (e.type) {
+    case ServerEvent::Type::kClientConnected: return client + " connected from " + e.address;
+    case ServerEvent::Type::kClientDenied: return "denied " + e.address + ": " + to_string(e.reason);
+    case ServerEvent::Type::kClientDisconnected: return client + " disconnected: " + to_string(e.reason);
+  }
+  return to_string(e.type);
+}
+
 void Server::handle_event(TransportEvent& event, Time now) {
   switch (event.type) {
     case TransportEvent::Type::kConnected: {

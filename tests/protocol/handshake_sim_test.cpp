@@ -76,6 +76,46 @@ TEST(HandshakeSim, FingerprintMismatchIsDeniedWithReason) {
   EXPECT_EQ(m.server->stats().denials, 1u);
 }
 
+// Events print with a reason only where there is one: a connect ends
+// nothing, so it never reads "unknown reason".
+TEST(HandshakeSim, EventsPrintAReasonOnlyWhenTheyEndSomething) {
+  server::ServerConfig config;
+  config.max_clients = 1;
+  SimMatch m(6, config);
+  client::ClientConfig named;
+  named.name = "ann";
+  auto& ann = m.add_client(named);
+  auto& late = m.add_client();
+  ASSERT_TRUE(ann.connect(m.server_address, m.clock.now()).ok());
+  ASSERT_TRUE(m.run_until([&] { return m.all_connected() || ann.state() == client::ClientState::kConnected; },
+                          Duration::seconds(2)));
+  ASSERT_TRUE(late.connect(m.server_address, m.clock.now()).ok());
+  ASSERT_TRUE(m.run_until([&] { return late.state() == client::ClientState::kDisconnected; }, Duration::seconds(2)));
+  ann.disconnect(m.clock.now());
+  ASSERT_TRUE(m.run_until([&] { return m.server->stats().clients == 0; }, Duration::seconds(2)));
+
+  const auto connected = ann.poll_event();
+  ASSERT_TRUE(connected.has_value());
+  EXPECT_EQ(client::to_string(*connected), "connected");
+  const auto denied = late.poll_event();
+  ASSERT_TRUE(denied.has_value());
+  EXPECT_EQ(client::to_string(*denied), "denied: server full");
+  EXPECT_EQ(
+      client::to_string(client::ClientEvent{client::ClientEvent::Type::kDisconnected, DisconnectReason::kTimeout}),
+      "disconnected: timed out");
+  client::ClientEvent spawned{client::ClientEvent::Type::kEntitySpawned};
+  spawned.entity = snapshot::EntityId{12};
+  EXPECT_EQ(client::to_string(spawned), "entity 12 spawned");
+
+  const auto events = m.drain_server_events();
+  ASSERT_EQ(events.size(), 3U);
+  const std::string address = m.client_addresses[0].to_string();
+  EXPECT_EQ(server::to_string(events[0]), "client 1 (ann) connected from " + address);
+  EXPECT_EQ(server::to_string(events[1]), "denied " + m.client_addresses[1].to_string() + ": server full");
+  EXPECT_EQ(server::to_string(events[2]), "client 1 (ann) disconnected: disconnect requested");
+  for (const auto& e : events) EXPECT_EQ(server::to_string(e).find("unknown"), std::string::npos);
+}
+
 TEST(HandshakeSim, ServerFullIsDeniedWithReason) {
   server::ServerConfig config;
   config.max_clients = 2;

@@ -120,11 +120,14 @@ TEST(LifecycleLog, TextFormatWritesProcessEventsOnly) {
 
 TEST(LifecycleLog, ReasonTokensAreDistinctAndPlain) {
   std::set<std::string> seen;
-  for (std::uint32_t r = 0; r <= 10; ++r) {
+  for (std::uint32_t r = 0; r <= static_cast<std::uint32_t>(transport::kLastDisconnectReason); ++r) {
     const std::string token = reason_token(static_cast<DisconnectReason>(r));
     EXPECT_TRUE(std::regex_match(token, std::regex("[a-z_]+"))) << token;
     EXPECT_TRUE(seen.insert(token).second) << token;
+    // Only kUnknown, and values past the last, are "unknown".
+    EXPECT_EQ(token == "unknown", r == 0) << r;
   }
+  EXPECT_STREQ(reason_token(static_cast<DisconnectReason>(999)), "unknown");
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -128,8 +129,19 @@ TEST(DisconnectReasonTest, ReadablePhrases) {
   EXPECT_STREQ(to_string(static_cast<DisconnectReason>(999)), "unknown reason");
 }
 
+// Every enumerator has a phrase of its own: none falls through to the
+// "unknown reason" of kUnknown, no two read the same.
+TEST(DisconnectReasonTest, EveryReasonHasItsOwnPhrase) {
+  std::set<std::string> seen;
+  for (std::uint32_t code = 0; code <= static_cast<std::uint32_t>(kLastDisconnectReason); ++code) {
+    const std::string phrase = to_string(static_cast<DisconnectReason>(code));
+    EXPECT_TRUE(seen.insert(phrase).second) << code << ": " << phrase;
+    EXPECT_EQ(phrase == "unknown reason", code == 0) << code;
+  }
+}
+
 TEST(DisconnectReasonTest, WireCodesRoundTrip) {
-  for (std::uint32_t code = 0; code <= static_cast<std::uint32_t>(DisconnectReason::kTokenRequired); ++code) {
+  for (std::uint32_t code = 0; code <= static_cast<std::uint32_t>(kLastDisconnectReason); ++code) {
     const DisconnectReason reason = disconnect_reason_from_wire(code);
     EXPECT_EQ(static_cast<std::uint32_t>(reason), code);
     EXPECT_NE(std::string(to_string(reason)), "") << code;
@@ -137,7 +149,8 @@ TEST(DisconnectReasonTest, WireCodesRoundTrip) {
 }
 
 TEST(DisconnectReasonTest, UnknownWireCodesDecodeAsUnknown) {
-  EXPECT_EQ(disconnect_reason_from_wire(17), DisconnectReason::kUnknown);
+  EXPECT_EQ(disconnect_reason_from_wire(static_cast<std::uint32_t>(kLastDisconnectReason) + 1),
+            DisconnectReason::kUnknown);
   EXPECT_EQ(disconnect_reason_from_wire(0xFFFFFFFFu), DisconnectReason::kUnknown);
 }
 

@@ -29,7 +29,7 @@ const char* to_string(DisconnectReason reason) {
 DisconnectReason disconnect_reason_from_wire(std::uint32_t code) {
   // The code comes from the remote side, so it is checked against the
   // enumerators rather than cast blindly.
-  if (code <= static_cast<std::uint32_t>(DisconnectReason::kTokenRequired)) {
+  if (code <= static_cast<std::uint32_t>(kLastDisconnectReason)) {
     return static_cast<DisconnectReason>(code);
   }
   return DisconnectReason::kUnknown;

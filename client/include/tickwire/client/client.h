@@ -128,10 +128,17 @@ const char* to_string(ClientState state);
 struct ClientEvent {
   enum class Type : std::uint8_t { kConnected, kDenied, kDisconnected, kEntitySpawned, kEntityDespawned };
   Type type = Type::kConnected;
-  transport::DisconnectReason reason = transport::DisconnectReason::kUnknown;  // denied, disconnected
+  // Denied, disconnected: why. The other events end nothing and leave it
+  // kUnknown, which means nothing for them: print an event with
+  // to_string(event), which names a reason only where there is one.
+  transport::DisconnectReason reason = transport::DisconnectReason::kUnknown;
   EntityId entity{};  // spawned, despawned: as the server numbers it
   TypeId entity_type{};
 };
+const char* to_string(ClientEvent::Type type);  // "connected", "denied", ...
+// One line for a log: "connected", "denied: server full", "disconnected:
+// timed out", "entity 12 spawned".
+std::string to_string(const ClientEvent& event);
 
 struct ClientStats {
   Duration rtt;                  // smoothed round trip

@@ -52,10 +52,19 @@ struct ServerEvent {
   ClientId client = 0;  // 0 for a denied peer that never became a client
   std::string name;
   std::string address;
+  // Denied, disconnected: why. A connect ends nothing and leaves it
+  // kUnknown, which means nothing there: print an event with
+  // to_string(event), which names a reason only where there is one.
   transport::DisconnectReason reason = transport::DisconnectReason::kUnknown;
   // The client id its connect token carried, when the server requires tokens.
   std::optional<std::uint64_t> token_client_id;
 };
+const char* to_string(ServerEvent::Type type);  // "connected", "denied", "disconnected"
+// One line for a log, as the server's own log says it: "client 3 (ann)
+// connected from 10.0.0.8:5100", "denied 10.0.0.8:5100: server full",
+// "client 3 (ann) disconnected: timed out". The name is the client's
+// own choice: escape it where that matters.
+std::string to_string(const ServerEvent& event);
 
 struct ClientStats {
   ClientId id = 0;

@@ -43,6 +43,11 @@ enum class DisconnectReason : std::uint32_t {
   kTokenRequired = 16,       // the server admits only clients with a connect token
 };
 
+// The highest enumerator: every value from kUnknown to it is a reason.
+inline constexpr DisconnectReason kLastDisconnectReason = DisconnectReason::kTokenRequired;
+
+// A phrase for logs and players ("server full"); kUnknown, and a value no
+// enumerator has, read "unknown reason".
 const char* to_string(DisconnectReason reason);
 DisconnectReason disconnect_reason_from_wire(std::uint32_t code);
 
