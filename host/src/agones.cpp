@@ -46,8 +46,8 @@ AgonesRest::AgonesRest(const AgonesConfig& config) : config_(config) {}
 bool valid_agones_key(std::string_view key) {
   if (key.empty() || key.size() > 253) return false;
   for (const char c : key) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                    c == '_' || c == '-';
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
     if (!ok) return false;
   }
   return true;
@@ -85,8 +85,7 @@ Result<AgonesUpdate> AgonesRest::add_list_value(const std::string& key, const st
 
 // NOT_FOUND is the value or the List missing: either way it is not there.
 Result<AgonesUpdate> AgonesRest::remove_list_value(const std::string& key, const std::string& value) {
-  return update("POST", "/v1beta1/lists/" + key + ":removeValue", "{\"value\":\"" + json_escape(value) + "\"}",
-                404);
+  return update("POST", "/v1beta1/lists/" + key + ":removeValue", "{\"value\":\"" + json_escape(value) + "\"}", 404);
 }
 
 Result<std::string> AgonesRest::game_server() {

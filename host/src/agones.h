@@ -27,9 +27,9 @@ struct AgonesConfig {
   std::chrono::milliseconds request_timeout{1000};
   std::chrono::milliseconds retry_first{100};  // doubles per failure...
   std::chrono::milliseconds retry_max{2000};   // ...up to this
-  std::string counter;  // Counter of connected players (capacity: max clients); empty: none
-  std::string list;     // List of connected players; empty: none
-  bool watch = true;    // watch the GameServer for the Allocated state
+  std::string counter;                         // Counter of connected players (capacity: max clients); empty: none
+  std::string list;                            // List of connected players; empty: none
+  bool watch = true;                           // watch the GameServer for the Allocated state
 };
 
 // Whether to talk to Agones, and on which port: on with `flag` or when

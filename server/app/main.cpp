@@ -12,7 +12,8 @@ int main(int argc, char** argv) {
   using namespace tickwire;
   std::size_t nearest = 0;
   host::ServerSpec spec;
-  spec.game = {"arena", TICKWIRE_VERSION, "The reference game: a 2D top-down arena where players move, dash, shoot and ride platforms."};
+  spec.game = {"arena", TICKWIRE_VERSION,
+               "The reference game: a 2D top-down arena where players move, dash, shoot and ride platforms."};
   spec.add_options = [&nearest](host::GameOptions& options) {
     options.option("nearest", "Send each client only its nearest N entities; 0 sends all", nearest).range(0, 100000);
   };

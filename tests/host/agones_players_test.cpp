@@ -76,8 +76,8 @@ TEST(AgonesAgent, KeepsTheCounterAndListAtTheConnectedPlayers) {
       3s));
   agent.player_left("1");
   agent.player_left("3");
-  ASSERT_TRUE(sidecar.wait_until(
-      [&] { return sidecar.counter("players").first == 0 && sidecar.list("players").empty(); }, 3s));
+  ASSERT_TRUE(
+      sidecar.wait_until([&] { return sidecar.counter("players").first == 0 && sidecar.list("players").empty(); }, 3s));
   EXPECT_TRUE(agent.finish(1000ms));
   EXPECT_EQ(agent.failures().of(AgonesCall::kCounter), 0U);
   EXPECT_EQ(agent.failures().of(AgonesCall::kList), 0U);
