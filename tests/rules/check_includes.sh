@@ -10,6 +10,9 @@
 #   server/app  <- the server part and the reference game it hosts (the
 #                  dedicated server binary; the library never sees the game)
 #   client      <- everything but server
+#   viewer      <- everything but server (a window onto any game: never a
+#                  game's headers); SDL and Dear ImGui only in its sources,
+#                  never in its public headers
 #   tools, examples <- never ENet
 # Only the ENet-facing sources of the transport, transport/src/enet_*.cpp,
 # may include <enet/...>.
@@ -48,6 +51,7 @@ check lagcomp core snapshot
 check server core transport timesync snapshot prediction lagcomp
 check server/app core transport timesync snapshot prediction lagcomp arena
 check client core transport timesync snapshot prediction lagcomp
+check viewer core transport timesync snapshot prediction lagcomp client
 
 while IFS=: read -r file line text; do
   if [[ "$file" != transport/src/enet_*.cpp ]]; then
@@ -55,13 +59,22 @@ while IFS=: read -r file line text; do
     violations=$((violations + 1))
   fi
 done < <(grep -rnE '^\s*#\s*include\s*[<"]enet/' --include='*.h' --include='*.cpp' --include='*.hpp' \
-  core transport timesync snapshot prediction lagcomp server client tools examples bench tests 2>/dev/null || true)
+  core transport timesync snapshot prediction lagcomp server client viewer tools examples bench tests 2>/dev/null || true)
 
 # Public headers of transport must not mention ENet types either.
 if grep -rnE '\bENet[A-Z][A-Za-z]*\b|\benet_[a-z_]+\(' transport/include 2>/dev/null; then
   echo "include rule: ENet names appear in transport's public headers"
   violations=$((violations + 1))
 fi
+
+# The viewer's public headers: no SDL or Dear ImGui, by include or by name,
+# so a game's viewer main builds against them alone.
+while IFS=: read -r file line text; do
+  [[ "$text" =~ ^[[:space:]]*// ]] && continue  # prose may name them
+  echo "include rule: $file:$line: the viewer's public headers may not name SDL or Dear ImGui ($text)"
+  violations=$((violations + 1))
+done < <(grep -rnE '^\s*#\s*include\s*[<"](SDL|imgui|backends/)|\bSDL_[A-Za-z]+|\bIm(Gui::|Gui[A-Z_]|Vec[24]\b|Draw[A-Z]|U32\b)' \
+  viewer/include 2>/dev/null || true)
 
 if [ "$violations" -gt 0 ]; then
   echo "$violations include rule violation(s)"
