@@ -74,7 +74,7 @@ bool App::start() {
   client_ = std::make_unique<client::Client>(
       std::move(conditioned), game_, [this](Tick t, snapshot::Record& r) { sample(t, r); }, config);
   client_->set_draw_options({options_.prediction, options_.interpolation, options_.smoothing});
-  if (!options_.script.empty()) script_ = bots::make_script(options_.script, options_.seed);
+  if (!options_.script.empty()) script_ = arena_bots::make_script(options_.script, options_.seed);
   started_ = now();
   if (auto ok = client_->connect(options_.server, started_); !ok) {
     std::cerr << "tickwire-viewer: cannot connect to " << options_.connect << ": " << ok.error().detail << "\n";
@@ -211,7 +211,7 @@ void App::read_player_input() {
 void App::sample(Tick tick, snapshot::Record& record) {
   if (script_) {
     arena::Input in;
-    script_->input(bots::BotView{self_, others_}, tick, in);
+    script_->input(arena_bots::ArenaView{self_, others_}, tick, in);
     input_ = in;
   }
   record = arena::to_record(input_);

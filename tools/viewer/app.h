@@ -72,7 +72,7 @@ class App {
   transport::EnetTransport* enet_ = nullptr;                // owned by the client, through the conditioner
   transport::ConditionedTransport* conditioner_ = nullptr;  // owned by the client
   std::unique_ptr<client::Client> client_;
-  std::unique_ptr<bots::BotScript> script_;
+  std::unique_ptr<arena_bots::ArenaScript> script_;
   arena::Input input_;  // the keyboard's and mouse's, read each frame
   std::optional<snapshot::Vec2> self_;
   std::vector<snapshot::Vec2> others_;

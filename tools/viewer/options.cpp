@@ -23,7 +23,7 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
   app.add_option("--name", o.name, "Player name")->capture_default_str();
   std::string names;
   std::vector<std::string> script_list;
-  for (const bots::ScriptInfo& info : bots::scripts()) {
+  for (const arena_bots::ScriptInfo& info : arena_bots::scripts()) {
     script_list.push_back(info.name);
     names += "\n  " + info.name + ": " + info.description;
   }
