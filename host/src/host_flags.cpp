@@ -22,6 +22,11 @@ void add_host_flags(CLI::App& app, Options& o, RawFlags& raw) {
       ->capture_default_str()
       ->check(quiet(CLI::Range(0.0, 1e7)));
 
+  app.add_option("--write-schema", o.write_schema,
+                 "Write the game's schema file (docs/schema-file.md) to FILE and exit, without serving: what "
+                 "tickwire-bots --thin --schema FILE needs to load-test this server with no game code")
+      ->type_name("FILE");
+
   app.add_option("--bind", o.bind, "Local address to listen on")
       ->type_name("ADDR")
       ->capture_default_str()

@@ -30,6 +30,7 @@ struct Options {
   std::uint32_t views_in_flight = 16;  // ServerConfig::snapshot_views_in_flight
   std::string codebook;                // snapshot codebook file; empty: the game's (or adaptive_models)
   std::string train_codebook;          // file to write a codebook trained on this run to; empty: none
+  std::string write_schema;            // write the game's schema file here and exit; empty: serve
   bool adaptive_models = false;        // adaptive models instead of the game's codebook
   int max_catch_up_ticks = 8;
   int max_rewind_ms = 250;                    // lag compensation's window

@@ -10,6 +10,7 @@
 #include "session.h"
 #include "shutdown.h"
 #include "startup.h"
+#include "tickwire/snapshot/schema_file.h"
 
 #ifndef TICKWIRE_VERSION
 #define TICKWIRE_VERSION "unknown"
@@ -43,7 +44,17 @@ std::variant<Options, int> parse(int argc, const char* const* argv, const GameIn
   return std::get<Options>(std::move(parsed));
 }
 
+// --write-schema: the file thin bots read to play this game (snapshot/schema_file.h).
+int write_schema(const Options& opt, const prediction::NetGame& game, const std::string& program) {
+  if (auto saved = snapshot::save_schema(opt.write_schema, game.schema()); !saved) {
+    return fail(program, 1, "--write-schema " + saved.error().detail);
+  }
+  std::cout << "schema of " << game.schema().type_count() << " types written to " << opt.write_schema << "\n";
+  return 0;
+}
+
 int host_game(const Options& opt, prediction::NetGame& game, const GameInfo& info, const std::string& program) {
+  if (!opt.write_schema.empty()) return write_schema(opt, game, program);
   Session session(opt, game,
                   StartInfo{program, TICKWIRE_VERSION, info.name, info.version, opt.address().to_string(),
                             opt.tick_rate, opt.send_rate, opt.max_clients, false});

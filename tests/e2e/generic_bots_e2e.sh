@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End to end over real UDP on loopback: thin bots with no game code play the
-# real tickwire-server from a schema file alone. The bots binary writes its
-# game's schema (--write-schema); the run then builds its game from that
+# real tickwire-server from a schema file alone. The server writes its
+# game's schema (--write-schema), the same file the bots binary writes from
+# the game it links; the run then builds its game from that
 # file (--thin --schema), draws inputs within the input fields' ranges with
 # every generic script, and must connect, stay connected and pass.
 # Usage: generic_bots_e2e.sh SERVER_BIN BOTS_BIN CODEBOOK
@@ -21,8 +22,14 @@ for _ in $(seq 50); do
 done
 grep -q "listening on" "$work/server.log" || { cat "$work/server.log"; echo "server did not start"; exit 1; }
 
-"$bots_bin" --write-schema "$work/game.twschema" || { echo "--write-schema failed"; exit 1; }
+"$server_bin" --write-schema "$work/game.twschema" >"$work/write.log" 2>&1 || {
+  cat "$work/write.log"; echo "tickwire-server --write-schema failed"; exit 1; }
 head -n 1 "$work/game.twschema" | grep -q "^tickwire-schema 1$" || { cat "$work/game.twschema"; echo "not a schema file"; exit 1; }
+"$bots_bin" --write-schema "$work/bots.twschema" || { echo "tickwire-bots --write-schema failed"; exit 1; }
+cmp -s "$work/game.twschema" "$work/bots.twschema" || { echo "the server and the bots wrote different schema files"; exit 1; }
+"$server_bin" --write-schema "$work/no/such/dir/x" >"$work/unwritable.log" 2>&1
+[ $? -eq 1 ] && grep -q -- "--write-schema" "$work/unwritable.log" || {
+  cat "$work/unwritable.log"; echo "an unwritable --write-schema path was not refused with status 1"; exit 1; }
 
 # A schema file needs thin bots, and a bad one is refused with status 2.
 "$bots_bin" --connect "127.0.0.1:$port" --schema "$work/game.twschema" --duration 1 >"$work/refused.log" 2>&1
