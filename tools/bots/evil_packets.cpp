@@ -15,8 +15,7 @@ constexpr std::size_t kMaxDatagram = 1200;
 std::vector<std::uint8_t> PacketForge::hello(const std::string& name) {
   PacketPrefix prefix;
   prefix.type = PacketType::kHello;
-  Hello body{protocol_fingerprint(kProtocolVersion, arena::Game::protocol_schema_hash()),
-             name.substr(0, kMaxClientNameLength)};
+  Hello body{arena::Game::protocol_fingerprint(), name.substr(0, kMaxClientNameLength)};
   BitWriter w(256);
   serialize(w, prefix);
   serialize(w, body);
