@@ -14,8 +14,7 @@ constexpr std::size_t kMaxDatagram = 1200;
 std::vector<std::uint8_t> PacketForge::hello(const std::string& name) const {
   PacketPrefix prefix;
   prefix.type = PacketType::kHello;
-  Hello body{protocol_fingerprint(kProtocolVersion, game_->hello_schema_hash),
-             name.substr(0, kMaxClientNameLength)};
+  Hello body{game_->hello_fingerprint, name.substr(0, kMaxClientNameLength)};
   BitWriter w(256);
   serialize(w, prefix);
   serialize(w, body);

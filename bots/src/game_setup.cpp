@@ -81,7 +81,7 @@ Result<std::shared_ptr<const GameSetup>> make_game_setup(Options& o, const BotsS
   const std::unique_ptr<prediction::NetGame> game = setup->make_game();
   const std::shared_ptr<const snapshot::ModelState> book =
       o.codebook ? o.codebook : (o.adaptive_models ? nullptr : game->snapshot_codebook());
-  setup->hello_schema_hash = snapshot::with_codebook(setup->schema.hash(), book.get(), setup->schema);
+  setup->hello_fingerprint = {setup->schema.hash(), snapshot::fingerprint_codebook_hash(book.get(), setup->schema)};
   if (o.bots > 0 && setup->find(o.script) == nullptr) {
     return bad_flag("--script: '" + o.script + "' is not a script of this game" +
                     (o.schema_file.empty() ? "" : " (with --schema, only the generic-* scripts)"));

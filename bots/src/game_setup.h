@@ -11,6 +11,7 @@
 
 #include "options.h"
 #include "tickwire/bots/bots.h"
+#include "tickwire/core/handshake.h"
 #include "tickwire/core/result.h"
 
 namespace tickwire::bots {
@@ -20,9 +21,9 @@ struct GameSetup {
   std::vector<ScriptInfo> scripts;  // the game's, then the generic ones
   snapshot::Schema schema;
   snapshot::TypeId input_type;
-  // The schema hash an honest client's Hello carries (the game's codebook
-  // folded in), for the evil bots.
-  std::uint64_t hello_schema_hash = 0;
+  // The fingerprint an honest client's Hello carries (the schema's hash and
+  // the codebook's), for the evil bots.
+  ProtocolFingerprint hello_fingerprint;
 
   // Null for an unknown name.
   const ScriptInfo* find(std::string_view name) const;

@@ -266,9 +266,10 @@ bool Client::retry_connect(DisconnectReason reason, Time now) {
 void Client::send_hello(Time now) {
   PacketPrefix prefix;
   prefix.type = PacketType::kHello;
-  const std::uint64_t schema_hash = snapshot::with_codebook(config_.schema_hash.value_or(game_.schema().hash()),
-                                                            config_.snapshot_codebook.get(), game_.schema());
-  Hello hello{protocol_fingerprint(kProtocolVersion, schema_hash), config_.name};
+  const ProtocolFingerprint fingerprint{
+      config_.schema_hash.value_or(game_.schema().hash()),
+      snapshot::fingerprint_codebook_hash(config_.snapshot_codebook.get(), game_.schema())};
+  Hello hello{fingerprint, config_.name};
   BitWriter w(kMaxPacket);
   serialize(w, prefix);
   serialize(w, hello);

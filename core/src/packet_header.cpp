@@ -27,17 +27,4 @@ Result<void> check_prefix(const PacketPrefix& prefix) {
   return {};
 }
 
-std::uint64_t protocol_fingerprint(std::uint8_t version, std::uint64_t schema_hash) {
-  // FNV-1a over the version byte and the schema hash's bytes: stable across
-  // platforms and builds, which std::hash is not.
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  auto mix = [&h](std::uint8_t byte) {
-    h ^= byte;
-    h *= 0x100000001b3ULL;
-  };
-  mix(version);
-  for (int i = 0; i < 8; ++i) mix(static_cast<std::uint8_t>(schema_hash >> (8 * i)));
-  return h;
-}
-
 }  // namespace tickwire

@@ -14,7 +14,7 @@ const char* reason_token(transport::DisconnectReason reason) {
     case R::kTimeout: return "timeout";
     case R::kServerShuttingDown: return "server_shutting_down";
     case R::kVersionMismatch: return "version_mismatch";
-    case R::kFingerprintMismatch: return "fingerprint_mismatch";
+    case R::kFingerprintMismatch: return "schema_mismatch";
     case R::kServerFull: return "server_full";
     case R::kProtocolError: return "protocol_error";
     case R::kHandshakeTimeout: return "handshake_timeout";
@@ -26,6 +26,7 @@ const char* reason_token(transport::DisconnectReason reason) {
     case R::kTokenReused: return "token_reused";
     case R::kTooManyConnections: return "too_many_connections";
     case R::kTokenRequired: return "token_required";
+    case R::kCodebookMismatch: return "codebook_mismatch";
   }
   return "unknown";
 }

@@ -71,9 +71,8 @@ Server::Server(std::unique_ptr<transport::Transport> transport, prediction::NetG
       history_(2 * static_cast<std::size_t>(config_.snapshot_history_ticks)) {
   if (!transport_) throw std::invalid_argument("server: transport is null");
   log_ = config_.logger ? config_.logger : Logging::null_logger("server");
-  fingerprint_ =
-      protocol_fingerprint(kProtocolVersion, snapshot::with_codebook(config_.schema_hash.value_or(game.schema().hash()),
-                                                                     config_.snapshot_codebook.get(), game.schema()));
+  fingerprint_ = {config_.schema_hash.value_or(game.schema().hash()),
+                  snapshot::fingerprint_codebook_hash(config_.snapshot_codebook.get(), game.schema())};
   game_.set_tick_rate(config_.tick_rate);
   game_.populate(world_);
   world_.quantize();

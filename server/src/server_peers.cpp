@@ -28,6 +28,19 @@ ServerEvent client_event(ServerEvent::Type type, const SlotType& slot, Disconnec
   if (slot.identity) e.token_client_id = slot.identity->client_id;
   return e;
 }
+std::string hex(std::uint64_t value) {
+  std::string out(16, '0');
+  for (std::size_t i = 0; i < 16; ++i) out[15 - i] = "0123456789abcdef"[(value >> (4 * i)) & 0xFU];
+  return out;
+}
+
+// For the server's log: which end codes without a codebook, else both hashes.
+std::string codebook_difference(const ProtocolFingerprint& client, const ProtocolFingerprint& server) {
+  if (client.codebook_hash == 0) return "the client has no snapshot codebook, the server codes with one";
+  if (server.codebook_hash == 0) return "the client has a snapshot codebook, the server adapts its models";
+  return "codebook hash " + hex(client.codebook_hash) + ", the server's " + hex(server.codebook_hash);
+}
+
 }  // namespace
 
 const char* to_string(ServerEvent::Type type) {
@@ -131,8 +144,13 @@ void Server::handle_hello(Slot& slot, std::span<const std::uint8_t> bytes, Time 
     deny(slot, DisconnectReason::kProtocolError, "expected a hello", now);
     return;
   }
-  if (hello.fingerprint != fingerprint_) {
-    deny(slot, DisconnectReason::kFingerprintMismatch, "protocol fingerprint differs", now);
+  // The schema first: with another schema, the codebook is moot.
+  if (hello.fingerprint.schema_hash != fingerprint_.schema_hash) {
+    deny(slot, DisconnectReason::kFingerprintMismatch, "schema hash " + hex(hello.fingerprint.schema_hash), now);
+    return;
+  }
+  if (hello.fingerprint.codebook_hash != fingerprint_.codebook_hash) {
+    deny(slot, DisconnectReason::kCodebookMismatch, codebook_difference(hello.fingerprint, fingerprint_), now);
     return;
   }
   if (shutting_down_) {

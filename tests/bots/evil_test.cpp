@@ -87,7 +87,7 @@ TEST(PacketForge, HelloCarriesTheGamesFingerprint) {
   Hello hello;
   ASSERT_TRUE(serialize(r, prefix) && serialize(r, hello) && r.finish());
   EXPECT_EQ(prefix.type, PacketType::kHello);
-  EXPECT_EQ(hello.fingerprint, protocol_fingerprint(kProtocolVersion, arena::Game::protocol_schema_hash()));
+  EXPECT_EQ(hello.fingerprint, arena::Game::protocol_fingerprint());
 }
 
 TEST(PacketForge, InputsDecodeAndOutOfRangeCodesDoNot) {

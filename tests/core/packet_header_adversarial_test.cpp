@@ -97,7 +97,7 @@ TEST(HandshakeObligations, RejectsOverlongClientName) {
   BitWriter w(256);
   std::uint32_t lo = 1, hi = 0;
   std::string name(kMaxClientNameLength + 1, 'x');
-  ASSERT_TRUE(w.bits(lo, 32) && w.bits(hi, 32) && w.string(name, 1000));
+  ASSERT_TRUE(w.bits(lo, 32) && w.bits(hi, 32) && w.bits(lo, 32) && w.bits(hi, 32) && w.string(name, 1000));
   Hello out;
   EXPECT_EQ(decode(w.take(), out).error().code, ErrorCode::kTooLong);
 }

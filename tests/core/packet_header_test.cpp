@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "tickwire/core/handshake.h"
 #include "tickwire/core/serialize.h"
 
@@ -74,7 +76,7 @@ TEST(PacketHeader, CheckPrefixNamesTheMismatch) {
 }
 
 TEST(Handshake, HelloAndWelcomeRoundTrip) {
-  Hello hello{protocol_fingerprint(kProtocolVersion, 0xABCDEF0123456789ULL), "player-1"};
+  Hello hello{{0xABCDEF0123456789ULL, 0x0123456789ABCDEFULL}, "player-1"};
   auto bytes = encode(hello, 128);
   ASSERT_TRUE(bytes.ok());
   Hello hello_out;
@@ -93,11 +95,20 @@ TEST(Handshake, HelloAndWelcomeRoundTrip) {
   EXPECT_EQ(welcome_out.server_tick, Tick(123456));
 }
 
-TEST(Handshake, FingerprintDependsOnVersionAndSchema) {
-  const auto a = protocol_fingerprint(1, 0);
-  EXPECT_EQ(a, protocol_fingerprint(1, 0));
-  EXPECT_NE(a, protocol_fingerprint(2, 0));
-  EXPECT_NE(a, protocol_fingerprint(1, 1));
+// The Hello's fingerprint is its two hashes, low half first, then the name:
+// 8 + 8 bytes, each part where a receiver can tell it.
+TEST(Handshake, HelloCarriesTheSchemaAndCodebookHashesApart) {
+  Hello hello{{0x1122334455667788ULL, 0x99AABBCCDDEEFF00ULL}, ""};
+  auto bytes = encode(hello, 64);
+  ASSERT_TRUE(bytes.ok());
+  const std::vector<std::uint8_t> expected_hashes = {0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11,
+                                                     0x00, 0xFF, 0xEE, 0xDD, 0xCC, 0xBB, 0xAA, 0x99};
+  ASSERT_GE(bytes->size(), expected_hashes.size());
+  EXPECT_EQ(std::vector<std::uint8_t>(bytes->begin(), bytes->begin() + 16), expected_hashes);
+  Hello out;
+  ASSERT_TRUE(decode(*bytes, out).ok());
+  EXPECT_EQ(out.fingerprint.schema_hash, 0x1122334455667788ULL);
+  EXPECT_EQ(out.fingerprint.codebook_hash, 0x99AABBCCDDEEFF00ULL);
 }
 
 }  // namespace

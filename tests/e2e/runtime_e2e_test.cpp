@@ -131,7 +131,7 @@ TEST(RuntimeE2e, WrongFingerprintIsDeniedWithTheReason) {
   ASSERT_TRUE(m.pump_until([&] { return !p.events.empty(); }, Duration::seconds(5)));
   EXPECT_EQ(p.events[0].type, ClientEvent::Type::kDenied);
   EXPECT_EQ(p.events[0].reason, DisconnectReason::kFingerprintMismatch);
-  EXPECT_TRUE(m.server->wait_for_output("fingerprint", 2000ms)) << m.server->output();
+  EXPECT_TRUE(m.server->wait_for_output("game schema mismatch", 2000ms)) << m.server->output();
 }
 
 TEST(RuntimeE2e, SigtermDisconnectsEveryClientWithTheReasonWithinTwoSeconds) {
@@ -215,7 +215,7 @@ TEST(RuntimeE2e, ACodebookTheServerTrainedIsPlayedWithOverUdp) {
       },
       Duration::seconds(5)));
   EXPECT_EQ(with.client->stats().snapshots_dropped, 0U);
-  EXPECT_TRUE(has_event(without, ClientEvent::Type::kDenied, DisconnectReason::kFingerprintMismatch));
+  EXPECT_TRUE(has_event(without, ClientEvent::Type::kDenied, DisconnectReason::kCodebookMismatch));
   std::remove(path.c_str());
 }
 

@@ -175,8 +175,9 @@ void packet_header_seeds(Writer& w, const Traffic& t) {
 
 void handshake_seeds(Writer& w) {
   w.write("handshake", hello_bytes(arena_fingerprint(), "fuzz"));
-  w.write("handshake", hello_bytes(0, ""));
-  w.write("handshake", hello_bytes(0xFFFFFFFFFFFFFFFFULL, std::string(kMaxClientNameLength, 'n')));
+  w.write("handshake", hello_bytes({}, ""));
+  w.write("handshake",
+          hello_bytes({0xFFFFFFFFFFFFFFFFULL, 0xFFFFFFFFFFFFFFFFULL}, std::string(kMaxClientNameLength, 'n')));
   w.write("handshake", welcome_bytes(1, 60, 30, Tick(0)));
   w.write("handshake", welcome_bytes(0xFFFFFFFFU, 1000, 1, Tick(0xFFFFFFFFU)));
   w.write("handshake", welcome_bytes(7, 60, 60, Tick(123456)));
@@ -307,7 +308,9 @@ int main(int argc, char** argv) {
   // Peers the server must turn away, before the match goes on.
   const Traffic denied = play(100, [&plain](Side<ServerFixture>& s) {
     s.add(Kind::kToggle, 1, 0);
-    s.add(Kind::kReliable, 1, 1, hello_bytes(arena_fingerprint() ^ 1U, "wrong-schema"));
+    s.add(Kind::kReliable, 1, 1, hello_bytes({arena_fingerprint().schema_hash ^ 1U, 0}, "wrong-schema"));
+    s.add(Kind::kToggle, 2, 0);
+    s.add(Kind::kReliable, 2, 1, hello_bytes({arena_fingerprint().schema_hash, 0}, "no-codebook"));
     s.add(Kind::kToggle, 1, 1);
     s.add(Kind::kUnreliable, 1, 1, plain.to_server.front());  // before any hello
   });

@@ -188,9 +188,7 @@ class FakeTransport final : public transport::Transport {
 
 // ---- what the runtimes send must always decode ----
 
-inline std::uint64_t arena_fingerprint() {
-  return protocol_fingerprint(kProtocolVersion, arena::Game::protocol_schema_hash());
-}
+inline ProtocolFingerprint arena_fingerprint() { return arena::Game::protocol_fingerprint(); }
 
 inline void check_server_output(const FakeTransport::Sent& s) {
   BitReader r(s.bytes);
@@ -232,7 +230,7 @@ inline void check_client_output(const FakeTransport::Sent& s) {
   }
 }
 
-inline std::vector<std::uint8_t> hello_bytes(std::uint64_t fingerprint, const std::string& name) {
+inline std::vector<std::uint8_t> hello_bytes(ProtocolFingerprint fingerprint, const std::string& name) {
   PacketPrefix prefix;
   prefix.type = PacketType::kHello;
   Hello hello{fingerprint, name};

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <memory>
 #include <stdexcept>
+#include <vector>
 
 #include "sim_match.h"
 #include "tickwire/snapshot/codebook.h"
@@ -113,8 +114,56 @@ TEST(CodebookSim, AClientWithoutTheServersCodebookIsDeniedAtConnect) {
   const auto event = without.poll_event();
   ASSERT_TRUE(event.has_value());
   EXPECT_EQ(event->type, client::ClientEvent::Type::kDenied);
-  EXPECT_EQ(event->reason, transport::DisconnectReason::kFingerprintMismatch);
+  EXPECT_EQ(event->reason, transport::DisconnectReason::kCodebookMismatch);
+  EXPECT_EQ(client::to_string(*event), "denied: snapshot codebook mismatch");
   ASSERT_TRUE(m.run_until([&] { return with.state() == client::ClientState::kConnected; }, Duration::seconds(2)));
+}
+
+// Each part of the fingerprint that differs is denied with its own reason:
+// another codebook, a codebook where the server adapts its models, and a
+// schema (which comes first: with another schema the codebook is moot).
+TEST(CodebookSim, TheDenialSaysWhichPartOfTheFingerprintDiffers) {
+  const arena::Game game;
+  snapshot::CodebookTrainer trainer(game.schema());
+  const auto untrained = trainer.codebook();
+  snapshot::ModelState touched;
+  touched.ops.same[0].p = 1000;
+  trainer.add(touched, 0);
+  const auto other = trainer.codebook();
+  ASSERT_NE(snapshot::codebook_hash(*untrained, game.schema()), snapshot::codebook_hash(*other, game.schema()));
+
+  struct Case {
+    const char* what;
+    server::ServerConfig server;
+    client::ClientConfig client;
+    transport::DisconnectReason reason;
+  };
+  std::vector<Case> cases(3);
+  cases[0].what = "another codebook";
+  cases[0].server.snapshot_codebook = untrained;
+  cases[0].client.snapshot_codebook = other;
+  cases[0].reason = transport::DisconnectReason::kCodebookMismatch;
+  cases[1].what = "a codebook where the server adapts";
+  cases[1].server.adaptive_snapshot_models = true;
+  cases[1].client.snapshot_codebook = other;
+  cases[1].reason = transport::DisconnectReason::kCodebookMismatch;
+  cases[2].what = "another schema and another codebook";
+  cases[2].server.snapshot_codebook = untrained;
+  cases[2].client.snapshot_codebook = other;
+  cases[2].client.schema_hash = 0xBAD;
+  cases[2].reason = transport::DisconnectReason::kFingerprintMismatch;
+  std::uint64_t seed = 5110;
+  for (const Case& c : cases) {
+    SimMatch m(seed++, c.server);
+    client::Client& client = m.add_client(c.client);
+    ASSERT_TRUE(client.connect(m.server_address, m.clock.now()).ok());
+    ASSERT_TRUE(m.run_until([&] { return client.state() == client::ClientState::kDisconnected; }, Duration::seconds(2)))
+        << c.what;
+    EXPECT_EQ(client.disconnect_reason(), c.reason) << c.what;
+    const auto denied = m.drain_server_events();
+    ASSERT_EQ(denied.size(), 1U) << c.what;
+    EXPECT_EQ(denied[0].reason, c.reason) << c.what;
+  }
 }
 
 TEST(CodebookSim, ACodebookForAnotherSchemaOrBesideATrainerIsRefused) {

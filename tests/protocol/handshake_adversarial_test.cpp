@@ -22,7 +22,8 @@ using transport::Delivery;
 using transport::DisconnectReason;
 using transport::TransportEvent;
 
-std::vector<std::uint8_t> hello_bytes(std::uint16_t protocol_id, std::uint8_t version, std::uint64_t fingerprint) {
+std::vector<std::uint8_t> hello_bytes(std::uint16_t protocol_id, std::uint8_t version,
+                                      ProtocolFingerprint fingerprint) {
   BitWriter w(256);
   PacketPrefix prefix{protocol_id, version, PacketType::kHello};
   Hello hello{fingerprint, "raw"};
@@ -30,7 +31,7 @@ std::vector<std::uint8_t> hello_bytes(std::uint16_t protocol_id, std::uint8_t ve
   return w.take();
 }
 
-std::uint64_t good_fingerprint() { return protocol_fingerprint(kProtocolVersion, arena::Game::protocol_schema_hash()); }
+ProtocolFingerprint good_fingerprint() { return arena::Game::protocol_fingerprint(); }
 
 TEST(ConnectionObligations, DeniesAnotherProtocolVersionWithItsReason) {
   SimMatch m(11);

@@ -111,7 +111,7 @@ TEST(HandshakeNet, VersionMismatchDeniedWithReason) {
       Duration::seconds(5)));
   BitWriter w(128);
   PacketPrefix prefix{kProtocolId, static_cast<std::uint8_t>(kProtocolVersion + 1), PacketType::kHello};
-  Hello hello{protocol_fingerprint(kProtocolVersion + 1, 0), "future"};
+  Hello hello{{}, "future"};
   ASSERT_TRUE(serialize(w, prefix) && serialize(w, hello));
   ASSERT_TRUE(raw->send(peer, transport::Delivery::kReliableOrdered, w.take(), m.clock.now()).ok());
   ASSERT_TRUE(m.pump_until(

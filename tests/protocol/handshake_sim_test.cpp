@@ -73,6 +73,7 @@ TEST(HandshakeSim, FingerprintMismatchIsDeniedWithReason) {
   ASSERT_TRUE(event.has_value());
   EXPECT_EQ(event->type, client::ClientEvent::Type::kDenied);
   EXPECT_EQ(event->reason, DisconnectReason::kFingerprintMismatch);
+  EXPECT_EQ(client::to_string(*event), "denied: game schema mismatch");
   EXPECT_EQ(m.server->stats().denials, 1u);
 }
 

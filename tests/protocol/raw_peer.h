@@ -48,7 +48,7 @@ struct RawPeer {
   bool join() {
     BitWriter w(256);
     PacketPrefix prefix{kProtocolId, kProtocolVersion, PacketType::kHello};
-    Hello hello{protocol_fingerprint(kProtocolVersion, arena::Game::protocol_schema_hash()), "raw"};
+    Hello hello{arena::Game::protocol_fingerprint(), "raw"};
     EXPECT_TRUE(serialize(w, prefix) && serialize(w, hello));
     send(transport::Delivery::kReliableOrdered, w.take());
     return match.run_until(

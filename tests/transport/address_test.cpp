@@ -123,7 +123,8 @@ TEST(AddressTest, RejectsBadHosts) {
 TEST(DisconnectReasonTest, ReadablePhrases) {
   EXPECT_STREQ(to_string(DisconnectReason::kServerShuttingDown), "server shutting down");
   EXPECT_STREQ(to_string(DisconnectReason::kVersionMismatch), "version mismatch");
-  EXPECT_STREQ(to_string(DisconnectReason::kFingerprintMismatch), "protocol fingerprint mismatch");
+  EXPECT_STREQ(to_string(DisconnectReason::kFingerprintMismatch), "game schema mismatch");
+  EXPECT_STREQ(to_string(DisconnectReason::kCodebookMismatch), "snapshot codebook mismatch");
   EXPECT_STREQ(to_string(DisconnectReason::kServerFull), "server full");
   EXPECT_STREQ(to_string(DisconnectReason::kTimeout), "timed out");
   EXPECT_STREQ(to_string(static_cast<DisconnectReason>(999)), "unknown reason");

@@ -9,7 +9,7 @@ const char* to_string(DisconnectReason reason) {
     case DisconnectReason::kTimeout: return "timed out";
     case DisconnectReason::kServerShuttingDown: return "server shutting down";
     case DisconnectReason::kVersionMismatch: return "version mismatch";
-    case DisconnectReason::kFingerprintMismatch: return "protocol fingerprint mismatch";
+    case DisconnectReason::kFingerprintMismatch: return "game schema mismatch";
     case DisconnectReason::kServerFull: return "server full";
     case DisconnectReason::kProtocolError: return "protocol error";
     case DisconnectReason::kHandshakeTimeout: return "handshake timed out";
@@ -21,6 +21,7 @@ const char* to_string(DisconnectReason reason) {
     case DisconnectReason::kTokenReused: return "connect token used from another address";
     case DisconnectReason::kTooManyConnections: return "too many connections";
     case DisconnectReason::kTokenRequired: return "connect token required";
+    case DisconnectReason::kCodebookMismatch: return "snapshot codebook mismatch";
   }
   // Only a cast can reach here; a phrase is friendlier to logs than null.
   return "unknown reason";

@@ -24,9 +24,9 @@ std::shared_ptr<const snapshot::ModelState> Game::snapshot_codebook() const {
   return book;
 }
 
-std::uint64_t Game::protocol_schema_hash() {
+ProtocolFingerprint Game::protocol_fingerprint() {
   const snapshot::Schema& s = arena::schema().schema;
-  return snapshot::with_codebook(s.hash(), Game().snapshot_codebook().get(), s);
+  return {s.hash(), snapshot::fingerprint_codebook_hash(Game().snapshot_codebook().get(), s)};
 }
 
 }  // namespace tickwire::arena

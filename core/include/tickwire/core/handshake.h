@@ -6,8 +6,8 @@
 //   Hello {version, fingerprint, name} ->
 //                                     <- Welcome {client id, rates, tick}
 //                                        or a disconnect whose reason is the
-//                                        denial (version or fingerprint
-//                                        mismatch, server full)
+//                                        denial (version, schema or
+//                                        codebook mismatch, server full)
 
 #include <cstdint>
 #include <string>
@@ -20,13 +20,20 @@ namespace tickwire {
 
 inline constexpr std::size_t kMaxClientNameLength = 32;
 
-// The protocol fingerprint: the protocol version and a hash of the game's
-// registered schema. Two builds that would misread each other's snapshots
-// differ here and are denied at connect, not corrupted later.
-std::uint64_t protocol_fingerprint(std::uint8_t version, std::uint64_t schema_hash);
+// The protocol fingerprint: with the protocol version (the prefix's), what
+// two ends must share to read each other's snapshots. Two builds that would
+// misread each other differ here and are denied at connect, not corrupted
+// later, each part with its own reason: another version with "version
+// mismatch", another schema with "game schema mismatch", another codebook
+// (or one end without) with "snapshot codebook mismatch".
+struct ProtocolFingerprint {
+  std::uint64_t schema_hash = 0;    // the game's schema (snapshot::Schema::hash)
+  std::uint64_t codebook_hash = 0;  // the snapshot codebook's; 0: none (adaptive models)
+  bool operator==(const ProtocolFingerprint&) const = default;
+};
 
 struct Hello {
-  std::uint64_t fingerprint = 0;
+  ProtocolFingerprint fingerprint;
   std::string client_name;
 };
 
@@ -40,14 +47,20 @@ struct Welcome {
 // Highest rate a peer may announce; matches NetworkTime::kMaxTickRate.
 inline constexpr std::uint16_t kMaxWireTickRate = 1000;
 
+// 64 bits, low half first. Every value is valid: a hash.
+template <class Stream>
+bool serialize_u64(Stream& s, std::uint64_t& value) {
+  std::uint32_t lo = static_cast<std::uint32_t>(value);
+  std::uint32_t hi = static_cast<std::uint32_t>(value >> 32);
+  if (!s.bits(lo, 32) || !s.bits(hi, 32)) return false;
+  if constexpr (Stream::kReading) value = (std::uint64_t{hi} << 32) | lo;
+  return true;
+}
+
 template <class Stream>
 bool serialize(Stream& s, Hello& h) {
-  std::uint32_t lo = static_cast<std::uint32_t>(h.fingerprint);
-  std::uint32_t hi = static_cast<std::uint32_t>(h.fingerprint >> 32);
-  if (!s.bits(lo, 32) || !s.bits(hi, 32)) return false;
-  if (!s.string(h.client_name, kMaxClientNameLength)) return false;
-  if constexpr (Stream::kReading) h.fingerprint = (std::uint64_t{hi} << 32) | lo;
-  return true;
+  if (!serialize_u64(s, h.fingerprint.schema_hash) || !serialize_u64(s, h.fingerprint.codebook_hash)) return false;
+  return s.string(h.client_name, kMaxClientNameLength);
 }
 
 template <class Stream>

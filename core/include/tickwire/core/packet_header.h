@@ -28,7 +28,9 @@ inline constexpr std::uint16_t kProtocolId = 0x5457;  // "TW"
 // 3: a snapshot's models may start from a state older than its baseline.
 // 4: a spawn's generation is the world's modulo 65,536 (a larger one is
 // malformed).
-inline constexpr std::uint8_t kProtocolVersion = 4;
+// 5: the Hello carries the schema hash and the codebook hash apart, so a
+// denial says which differs.
+inline constexpr std::uint8_t kProtocolVersion = 5;
 
 enum class PacketType : std::uint8_t {
   kHello = 1,      // client -> server, reliable: protocol version and fingerprint

@@ -24,6 +24,7 @@
 
 #include "tickwire/core/bit_stream.h"
 #include "tickwire/core/client_report.h"
+#include "tickwire/core/handshake.h"
 #include "tickwire/core/logging.h"
 #include "tickwire/core/network_time.h"
 #include "tickwire/core/packet_header.h"
@@ -232,7 +233,7 @@ class Server {
   std::unique_ptr<transport::Transport> transport_;
   prediction::NetGame& game_;
   ServerConfig config_;
-  std::uint64_t fingerprint_ = 0;
+  ProtocolFingerprint fingerprint_;
   std::shared_ptr<spdlog::logger> log_;
   timesync::TimeSystem time_;
   Time last_update_;

@@ -49,15 +49,17 @@ Result<std::shared_ptr<const ModelState>> read_codebook(std::span<const std::uin
 Result<std::shared_ptr<const ModelState>> load_codebook(const std::string& path, const Schema& schema);
 Result<void> save_codebook(const std::string& path, const ModelState& codebook, const Schema& schema);
 
-// FNV-1a of the codebook's bytes. Server and client fold it into the
-// protocol fingerprint, so ends with different codebooks (or one without)
-// are denied at connect instead of misreading each other's snapshots.
+// FNV-1a of the codebook's bytes. Server and client put it in the protocol
+// fingerprint, so ends with different codebooks (or one without) are
+// denied at connect instead of misreading each other's snapshots.
 std::uint64_t codebook_hash(const ModelState& codebook, const Schema& schema);
 
-// The schema hash a protocol fingerprint is made from, with the codebook's
-// hash folded in when there is one (nullptr: `schema_hash` unchanged).
-inline std::uint64_t with_codebook(std::uint64_t schema_hash, const ModelState* codebook, const Schema& schema) {
-  return codebook != nullptr ? schema_hash ^ codebook_hash(*codebook, schema) : schema_hash;
+// The codebook's part of the protocol fingerprint
+// (ProtocolFingerprint::codebook_hash): its hash, never 0, or 0 for none.
+inline std::uint64_t fingerprint_codebook_hash(const ModelState* codebook, const Schema& schema) {
+  if (codebook == nullptr) return 0;
+  const std::uint64_t h = codebook_hash(*codebook, schema);
+  return h != 0 ? h : 1;
 }
 
 // The tables coding with `codebook` needs besides its models (the prefix

@@ -29,7 +29,7 @@ enum class DisconnectReason : std::uint32_t {
   kTimeout = 2,    // nothing heard for too long
   kServerShuttingDown = 3,
   kVersionMismatch = 4,
-  kFingerprintMismatch = 5,  // same version, different game schema
+  kFingerprintMismatch = 5,  // same version, different game schema ("game schema mismatch")
   kServerFull = 6,
   kProtocolError = 7,     // the peer sent bytes we could not accept
   kHandshakeTimeout = 8,  // connected at transport level, never said hello
@@ -41,10 +41,11 @@ enum class DisconnectReason : std::uint32_t {
   kTokenReused = 14,         // the token was already used from another address
   kTooManyConnections = 15,  // too many connections or pending connects from one address, or in all
   kTokenRequired = 16,       // the server admits only clients with a connect token
+  kCodebookMismatch = 17,    // same version and schema, another snapshot codebook (or one end without)
 };
 
 // The highest enumerator: every value from kUnknown to it is a reason.
-inline constexpr DisconnectReason kLastDisconnectReason = DisconnectReason::kTokenRequired;
+inline constexpr DisconnectReason kLastDisconnectReason = DisconnectReason::kCodebookMismatch;
 
 // A phrase for logs and players ("server full"); kUnknown, and a value no
 // enumerator has, read "unknown reason".

@@ -20,6 +20,7 @@
 #include "tickwire/arena/hitscan.h"
 #include "tickwire/arena/nearest_points.h"
 #include "tickwire/arena/point_grid.h"
+#include "tickwire/core/handshake.h"
 #include "tickwire/core/tick.h"
 #include "tickwire/prediction/game.h"
 #include "tickwire/prediction/net_game.h"
@@ -200,10 +201,10 @@ class Game final : public prediction::NetGame {
   // scripts/train_codebook.sh); null if it does not fit the schema, which
   // a test guards against.
   std::shared_ptr<const snapshot::ModelState> snapshot_codebook() const override;
-  // The schema hash a client of the arena as it ships folds into its
-  // protocol fingerprint: the schema's, with the shipped codebook's folded
-  // in (snapshot::with_codebook). For tools that speak the protocol by hand.
-  static std::uint64_t protocol_schema_hash();
+  // The protocol fingerprint a client of the arena as it ships sends: the
+  // schema's hash and the shipped codebook's. For tools that speak the
+  // protocol by hand.
+  static ProtocolFingerprint protocol_fingerprint();
   void populate(snapshot::World& world) override;
   void player_joined(snapshot::World& world, prediction::PlayerId player) override;
   void player_left(snapshot::World& world, prediction::PlayerId player) override;
