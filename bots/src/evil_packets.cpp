@@ -42,7 +42,8 @@ std::vector<std::uint8_t> PacketForge::inputs(Tick first_tick, std::size_t count
   packet.inputs.assign(count, snapshot::Record(game_->schema, game_->input_type));
   PacketHeader header = channel_.next_header(PacketType::kInput, now);
   BitWriter w(kMaxDatagram);
-  if (!serialize(w, header) || !prediction::serialize_input_packet(w, packet, game_->schema, game_->input_type)) return {};
+  if (!serialize(w, header) || !prediction::serialize_input_packet(w, packet, game_->schema, game_->input_type))
+    return {};
   return w.take();
 }
 

@@ -3,7 +3,6 @@
 // pick the game refused with status 2 when they do not fit together.
 
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <filesystem>
