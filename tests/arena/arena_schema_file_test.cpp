@@ -19,8 +19,9 @@ TEST(ArenaSchemaFile, RoundTripsWithTheSameHash) {
   ASSERT_TRUE(input.has_value());
   EXPECT_EQ(*input, arena::schema().input_type);
   // The codebook the arena ships fits the schema read back.
-  EXPECT_EQ(snapshot::with_codebook(back.value().hash(), Game().snapshot_codebook().get(), back.value()),
-            Game::protocol_schema_hash());
+  const ProtocolFingerprint from_file{
+      back.value().hash(), snapshot::fingerprint_codebook_hash(Game().snapshot_codebook().get(), back.value())};
+  EXPECT_EQ(from_file, Game::protocol_fingerprint());
 }
 
 }  // namespace
