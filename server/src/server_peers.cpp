@@ -28,6 +28,7 @@ ServerEvent client_event(ServerEvent::Type type, const SlotType& slot, Disconnec
   if (slot.identity) e.token_client_id = slot.identity->client_id;
   return e;
 }
+
 std::string hex(std::uint64_t value) {
   std::string out(16, '0');
   for (std::size_t i = 0; i < 16; ++i) out[15 - i] = "0123456789abcdef"[(value >> (4 * i)) & 0xFU];
@@ -146,7 +147,8 @@ void Server::handle_hello(Slot& slot, std::span<const std::uint8_t> bytes, Time 
   }
   // The schema first: with another schema, the codebook is moot.
   if (hello.fingerprint.schema_hash != fingerprint_.schema_hash) {
-    deny(slot, DisconnectReason::kFingerprintMismatch, "schema hash " + hex(hello.fingerprint.schema_hash), now);
+    deny(slot, DisconnectReason::kFingerprintMismatch,
+         "schema hash " + hex(hello.fingerprint.schema_hash) + ", the server's " + hex(fingerprint_.schema_hash), now);
     return;
   }
   if (hello.fingerprint.codebook_hash != fingerprint_.codebook_hash) {
