@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <csignal>
+#include <filesystem>
+#include <system_error>
 
 #include "serve_loop.h"
 
@@ -25,6 +27,10 @@ bool write_trained_codebook(Session& s) {
   if (!s.trainer) return true;
   if (auto ok = s.trainer->save(s.opt.train_codebook, s.game.schema()); !ok) {
     s.log->error("--train-codebook {}", ok.error().detail);
+    // The start-up check created the file empty; an empty file left behind
+    // would look like a codebook to the next step of a pipeline.
+    std::error_code ignored;
+    if (std::filesystem::file_size(s.opt.train_codebook, ignored) == 0) std::filesystem::remove(s.opt.train_codebook, ignored);
     return false;
   }
   s.log->info("codebook trained on {} snapshots written to {}", s.trainer->packets(), s.opt.train_codebook);

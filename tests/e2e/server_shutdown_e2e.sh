@@ -65,6 +65,6 @@ stop_server INT
 status=$?
 [ "$status" -ne 0 ] || { cat "$work/train.log"; fail "training without play exited 0"; }
 grep -q "no snapshot was sent while training" "$work/train.log" || { cat "$work/train.log"; fail "no refusal"; }
-[ ! -s "$work/none.twcb" ] || fail "an untrained codebook was written"
+[ ! -e "$work/none.twcb" ] || fail "an untrained codebook (or the empty file made at start) was left behind"
 echo "ok   untrained codebook refused (exit $status)"
 echo "e2e ok: server startup and shutdown"
