@@ -16,10 +16,15 @@ Game::Game(GameConfig config)
       kickoff_ticks_(0),
       kick_cooldown_ticks_(0) {
   check_config(config_);
-  dt_ = 1.0F / static_cast<float>(config_.tick_rate);
-  match_ticks_ = static_cast<std::int32_t>(config_.match_seconds * config_.tick_rate);
-  kickoff_ticks_ = ticks_in(kKickoffSeconds, config_.tick_rate);
-  kick_cooldown_ticks_ = ticks_in(kKickCooldownSeconds, config_.tick_rate);
+  apply_tick_rate(config_.tick_rate);
+}
+
+void Game::apply_tick_rate(std::uint32_t tick_rate) {
+  config_.tick_rate = tick_rate;
+  dt_ = 1.0F / static_cast<float>(tick_rate);
+  match_ticks_ = static_cast<std::int32_t>(config_.match_seconds * tick_rate);
+  kickoff_ticks_ = ticks_in(kKickoffSeconds, tick_rate);
+  kick_cooldown_ticks_ = ticks_in(kKickCooldownSeconds, tick_rate);
 }
 
 const snapshot::Schema& Game::schema() const { return pitch::schema().schema; }

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "tickwire/core/tick.h"
@@ -29,6 +30,10 @@ using tickwire::Tick;
 using tickwire::snapshot::EntityId;
 using tickwire::snapshot::Field;
 using tickwire::snapshot::Vec2;
+
+// Named in the server's banner and checked by the bots and the viewer.
+inline constexpr std::string_view kGameName = "pitch";
+inline constexpr std::string_view kGameVersion = "1.0.0";
 
 // The pitch: x runs from goal to goal, the centre spot is (0, 0).
 inline constexpr float kHalfLength = 30.0F;
@@ -179,6 +184,9 @@ class Game final : public tickwire::prediction::NetGame {
                           std::vector<EntityId>& out) const override;
 
  private:
+  // The step length and the counters' lengths in ticks at `tick_rate`.
+  void apply_tick_rate(std::uint32_t tick_rate);
+
   GameConfig config_;
   float dt_;
   std::int32_t match_ticks_;
