@@ -272,6 +272,7 @@ void Client::handle_welcome(std::span<const std::uint8_t> bytes, Time now) {
   client_id_ = welcome.client_id;
   tick_rate_ = welcome.tick_rate;
   send_rate_ = welcome.send_rate;
+  game_.set_tick_rate(tick_rate_);
   start_session();
   state_ = ClientState::kConnected;
   events_.push_back({ClientEvent::Type::kConnected, DisconnectReason::kUnknown});

@@ -257,8 +257,7 @@ int main(int argc, char** argv) {
   if (metrics) metrics->update(s);
   lifecycle.stopped(s);
   if (trainer) {
-    const auto book = trainer->codebook();
-    if (auto ok = snapshot::save_codebook(opt.train_codebook, *book, game.schema()); !ok) {
+    if (auto ok = trainer->save(opt.train_codebook, game.schema()); !ok) {
       log->error("--train-codebook {}", ok.error().detail);
       return 1;
     }

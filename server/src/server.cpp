@@ -74,6 +74,7 @@ Server::Server(std::unique_ptr<transport::Transport> transport, prediction::NetG
   fingerprint_ =
       protocol_fingerprint(kProtocolVersion, snapshot::with_codebook(config_.schema_hash.value_or(game.schema().hash()),
                                                                      config_.snapshot_codebook.get(), game.schema()));
+  game_.set_tick_rate(config_.tick_rate);
   game_.populate(world_);
   world_.quantize();
   // Tick 0 is the populated world; the first simulated tick is 1.

@@ -262,4 +262,13 @@ Result<void> save_codebook(const std::string& path, const ModelState& codebook, 
   return {};
 }
 
+Result<void> CodebookTrainer::save(const std::string& path, const Schema& schema) const {
+  if (packets_ == 0) {
+    return make_error(ErrorCode::kInvalidArgument,
+                      path + ": no snapshot was sent while training (no client played), so there is no codebook "
+                             "to write");
+  }
+  return save_codebook(path, *codebook(), schema);
+}
+
 }  // namespace tickwire::snapshot

@@ -149,6 +149,19 @@ TEST(Hitscan, AStandInOrAnInputWithoutARewindFiresNothing) {
   EXPECT_EQ(s.game.hitscan()->stats().shots, 0u);
 }
 
+// The hit history times its ticks at the rate the runtime told the game
+// (NetGame::set_tick_rate), 60 Hz until told.
+TEST(Hitscan, TheHistoryRunsAtTheRateTheGameWasTold) {
+  Shooting s;
+  EXPECT_EQ(s.game.tick_rate(), 60u);
+  s.step();
+  ASSERT_NE(s.game.hitscan(), nullptr);
+  EXPECT_EQ(s.game.hitscan()->history().config().tick_rate, 60u);
+  Game told;
+  told.set_tick_rate(30);
+  EXPECT_EQ(told.tick_rate(), 30u);
+}
+
 TEST(Hitscan, NeverRewindsAcrossARespawn) {
   Shooting s;
   for (int i = 0; i < 20; ++i) s.step();

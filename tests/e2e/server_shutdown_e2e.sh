@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The server alone over real UDP: startup banner, a stats JSON line, a clear
-# message for a port in use, and a clean exit 0 within 2 s of SIGTERM and of
-# SIGINT. Needs no client, so it runs even when the bots do not build.
+# message for a port in use, a clean exit 0 within 2 s of SIGTERM and of
+# SIGINT, and a refusal to write a codebook trained on no play. Needs no
+# client, so it runs even when the bots do not build.
 # Usage: server_shutdown_e2e.sh SERVER_BIN
 set -u
 server_bin=${1:?server binary}
@@ -56,4 +57,14 @@ stop_server TERM
 
 start_server
 stop_server INT
+
+# Training a codebook while no client plays sees no snapshot: the server
+# says so and exits nonzero rather than write an untrained codebook.
+"$server_bin" --bind 127.0.0.1 --port "$port" --duration 0.3 --train-codebook "$work/none.twcb" \
+  >"$work/train.log" 2>&1
+status=$?
+[ "$status" -ne 0 ] || { cat "$work/train.log"; fail "training without play exited 0"; }
+grep -q "no snapshot was sent while training" "$work/train.log" || { cat "$work/train.log"; fail "no refusal"; }
+[ ! -s "$work/none.twcb" ] || fail "an untrained codebook was written"
+echo "ok   untrained codebook refused (exit $status)"
 echo "e2e ok: server startup and shutdown"

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <deque>
+#include <filesystem>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -214,6 +215,29 @@ TEST(CodebookTrainer, AveragesEachModelOverThePacketsThatHadIt) {
   clamped.add(extreme, 2);
   EXPECT_EQ(clamped.codebook()->ops.same[0].p, kProbOne >> kAdaptShift);
   EXPECT_TRUE(codebook_fits(*book, w.schema));
+}
+
+// A trainer that saw no packet has nothing to write: saving refuses with
+// an error that says why and leaves the path alone; one packet suffices.
+TEST(CodebookTrainer, RefusesToSaveBeforeAnyPacket) {
+  const Walkers w(1.0F);
+  CodebookTrainer trainer(w.schema);
+  const std::string path = ::testing::TempDir() + "tickwire_untrained.twcb";
+  std::remove(path.c_str());
+  const auto refused = trainer.save(path, w.schema);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ErrorCode::kInvalidArgument);
+  EXPECT_NE(refused.error().detail.find("no snapshot"), std::string::npos) << refused.error().detail;
+  EXPECT_NE(refused.error().detail.find(path), std::string::npos) << refused.error().detail;
+  EXPECT_FALSE(std::filesystem::exists(path));
+
+  trainer.add(ModelState{}, 0);
+  const auto saved = trainer.save(path, w.schema);
+  ASSERT_TRUE(saved.ok()) << saved.error().detail;
+  auto back = load_codebook(path, w.schema);
+  ASSERT_TRUE(back.ok()) << back.error().detail;
+  EXPECT_EQ(write_codebook(*back.value(), w.schema), write_codebook(*trainer.codebook(), w.schema));
+  std::remove(path.c_str());
 }
 
 // The file format: what is written reads back the same, and every kind of

@@ -350,7 +350,8 @@ void Game::simulate(snapshot::World& world, Tick tick, const prediction::Inputs&
 
 void Game::fire_hitscan(snapshot::World& world, Tick tick, const prediction::Inputs& inputs) {
   const Schema& s = arena::schema();
-  if (!hitscan_) hitscan_ = std::make_unique<Hitscan>(HitscanConfig{config_.max_hittable, config_.max_rewind});
+  if (!hitscan_)
+    hitscan_ = std::make_unique<Hitscan>(HitscanConfig{config_.max_hittable, config_.max_rewind, tick_rate_});
   // Every shot of the tick is judged before any lands: all are cast from
   // where their shooters stood when the tick began, so two players who
   // shoot each other in the same tick both hit (a trade), whatever order

@@ -12,7 +12,7 @@ namespace {
 
 lagcomp::HistoryConfig history_config(const HitscanConfig& c) {
   lagcomp::HistoryConfig h;
-  h.tick_rate = 60;
+  h.tick_rate = c.tick_rate;
   h.max_entities = c.max_players;
   h.max_shapes_per_entity = 1;
   h.max_rewind = c.max_rewind;

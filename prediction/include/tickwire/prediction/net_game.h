@@ -29,6 +29,17 @@ class NetGame : public Game {
   // Whether the game runs at `tick_rate` ticks per second (a game whose
   // constants are per tick supports one rate).
   virtual bool supports_tick_rate(std::uint32_t /*tick_rate*/) const { return true; }
+  // The rate the runtime runs the game at, ticks per second: one that
+  // supports_tick_rate accepted, told before the first call that depends on
+  // it, so a game can turn per-second constants (speeds, cooldowns, a
+  // step's duration) into per-tick ones. The server tells it once, at its
+  // construction, before populate. A client tells it when the server's
+  // Welcome names the rate, before that session's first simulate, and
+  // again at each later session (whose server may run another rate). The
+  // same rate reaches every end, so simulate stays the same function on
+  // the server and on its clients. Code that drives the game without a
+  // runtime (a test, a benchmark) tells it the rate itself.
+  virtual void set_tick_rate(std::uint32_t /*tick_rate*/) {}
   // The snapshot codebook the game ships (snapshot/codebook.h), trained on
   // its own play. Servers and clients of the game code snapshots with it
   // unless configured otherwise (ServerConfig and ClientConfig:

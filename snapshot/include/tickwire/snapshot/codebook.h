@@ -84,6 +84,12 @@ class CodebookTrainer {
   // no packet trained for a type takes the nearest set's table. Types no
   // packet touched are left out (they start at one half).
   std::shared_ptr<const ModelState> codebook() const;
+  // Writes codebook() to `path` (save_codebook). A trainer that saw no
+  // packet (no client was sent a snapshot while it trained) knows nothing:
+  // its codebook would be the untrained one-half models, worse than
+  // adapting, so it refuses (kInvalidArgument, saying so) and leaves
+  // `path` alone.
+  Result<void> save(const std::string& path, const Schema& schema) const;
 
  private:
   struct Sums {

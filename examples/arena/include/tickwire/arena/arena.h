@@ -193,6 +193,9 @@ class Game final : public prediction::NetGame {
   snapshot::TypeId input_type() const override;
   // Its speeds and cooldowns are per tick of a 60 Hz simulation.
   bool supports_tick_rate(std::uint32_t tick_rate) const override { return tick_rate == 60; }
+  // The hitscan weapon's hit history times its ticks with it.
+  void set_tick_rate(std::uint32_t tick_rate) override { tick_rate_ = tick_rate; }
+  std::uint32_t tick_rate() const { return tick_rate_; }
   // The codebook trained on the arena's play (data/arena.twcb, made by
   // scripts/train_codebook.sh); null if it does not fit the schema, which
   // a test guards against.
@@ -220,6 +223,7 @@ class Game final : public prediction::NetGame {
 
  private:
   GameConfig config_;
+  std::uint32_t tick_rate_ = 60;  // until the runtime says (set_tick_rate)
   StepScratch step_;
   // Where every entity is this tick, once for all the clients' relevancy:
   // ids in id order, their positions, and those bucketed for nearest

@@ -44,6 +44,7 @@ enum class ShotResult : std::int32_t {
 struct HitscanConfig {
   std::uint32_t max_players = 64;  // hittable players per tick; more are left out and counted
   Duration max_rewind = Duration::millis(250);
+  std::uint32_t tick_rate = 60;  // of the simulation whose ticks it records
 };
 
 struct HitscanStats {
