@@ -19,6 +19,13 @@ Game::Game(GameConfig config)
   apply_tick_rate(config_.tick_rate);
 }
 
+void Game::set_tick_rate(std::uint32_t tick_rate) {
+  GameConfig config = config_;
+  config.tick_rate = tick_rate;
+  check_config(config);
+  apply_tick_rate(tick_rate);
+}
+
 void Game::apply_tick_rate(std::uint32_t tick_rate) {
   config_.tick_rate = tick_rate;
   dt_ = 1.0F / static_cast<float>(tick_rate);

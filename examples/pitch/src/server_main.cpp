@@ -16,10 +16,11 @@ int main(int argc, char** argv) {
     options.option("--match-seconds", "Length of a match in seconds", match_seconds)
         .range(1, pitch::kMaxMatchSeconds);
   };
-  // The game's speeds are per second: it steps at whatever rate the server ticks.
-  spec.make_game = [&](const host::ServerSettings& settings) {
-    return std::make_unique<pitch::Game>(
-        pitch::GameConfig{.tick_rate = settings.tick_rate, .match_seconds = match_seconds});
+  // The game's speeds are per second: the server tells it the rate it ticks at.
+  spec.make_game = [&](const host::ServerSettings&) {
+    pitch::GameConfig config;
+    config.match_seconds = match_seconds;
+    return std::make_unique<pitch::Game>(config);
   };
   return host::run_server(argc, argv, spec);
 }

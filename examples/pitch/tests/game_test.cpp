@@ -223,7 +223,8 @@ TEST(Pitch, TheMatchClockRunsOutAndANewMatchStarts) {
 TEST(Pitch, ASecondOfRunningCoversTheSameGroundAtAnyTickRate) {
   std::vector<float> covered;
   for (const std::uint32_t rate : {20u, 30u, 60u, 120u}) {
-    Match m(GameConfig{.tick_rate = rate});
+    Match m;
+    m.game.set_tick_rate(rate);
     const EntityId p = m.join(1);
     m.place(p, {-10.0F, 10.0F});
     for (std::uint32_t i = 0; i < rate; ++i) m.step({{1, towards(1.0F, 0.0F)}});
@@ -280,11 +281,24 @@ TEST(Pitch, AClientPredictsTheBallOnlyNearItsPlayer) {
   EXPECT_FALSE(m.game.avatar(m.world, prediction::PlayerId{9}).has_value());
 }
 
-TEST(Pitch, TheGameRunsAtTheRateItWasMadeFor) {
-  EXPECT_TRUE(Game(GameConfig{.tick_rate = 30}).supports_tick_rate(30));
-  EXPECT_FALSE(Game(GameConfig{.tick_rate = 30}).supports_tick_rate(60));
+TEST(Pitch, TheGameRunsAtTheRateItIsTold) {
+  Game game(GameConfig{.tick_rate = 30});
+  EXPECT_TRUE(game.supports_tick_rate(kMinTickRate));
+  EXPECT_TRUE(game.supports_tick_rate(kMaxTickRate));
+  EXPECT_FALSE(game.supports_tick_rate(kMaxTickRate + 1));
+  EXPECT_FALSE(game.supports_tick_rate(kMinTickRate - 1));
+  game.set_tick_rate(120);
+  EXPECT_EQ(game.config().tick_rate, 120u);
+  EXPECT_THROW(game.set_tick_rate(1000), std::invalid_argument);
+  EXPECT_EQ(game.config().tick_rate, 120u);
+  // The scoreboard tells viewers the rate, and the kick-off pause lasts the
+  // same time at the new one.
+  snapshot::World world(s.schema);
+  game.populate(world);
+  const EntityId board = *find_scoreboard(world);
+  EXPECT_EQ(world.get(board, s.tick_rate), 120);
+  EXPECT_EQ(world.get(board, s.kickoff), ticks_in(kKickoffSeconds, 120));
   EXPECT_THROW(Game(GameConfig{.tick_rate = 5}), std::invalid_argument);
-  EXPECT_THROW(Game(GameConfig{.tick_rate = 1000}), std::invalid_argument);
   EXPECT_THROW(Game(GameConfig{.match_seconds = 0}), std::invalid_argument);
   EXPECT_THROW(Game(GameConfig{.ball_predict_radius = NAN}), std::invalid_argument);
 }

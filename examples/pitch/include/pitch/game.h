@@ -111,7 +111,8 @@ struct Schema {
 const Schema& schema();
 
 struct GameConfig {
-  // Ticks per second of the server this game runs on.
+  // Ticks per second until the runtime tells the game its rate
+  // (set_tick_rate); a test or a tool that steps the game alone sets it here.
   std::uint32_t tick_rate = 60;
   // A match's length; at the end the scores and the clock start again.
   std::uint32_t match_seconds = 300;
@@ -173,8 +174,13 @@ class Game final : public tickwire::prediction::NetGame {
 
   const tickwire::snapshot::Schema& schema() const override;
   tickwire::snapshot::TypeId input_type() const override;
-  // The rate this game was made for: the step length follows from it.
-  bool supports_tick_rate(std::uint32_t tick_rate) const override { return tick_rate == config_.tick_rate; }
+  // Any rate in [kMinTickRate, kMaxTickRate]: the step length and the
+  // counters in ticks follow from the rate the runtime tells it.
+  bool supports_tick_rate(std::uint32_t tick_rate) const override {
+    return tick_rate >= kMinTickRate && tick_rate <= kMaxTickRate;
+  }
+  // Throws std::invalid_argument for a rate supports_tick_rate refuses.
+  void set_tick_rate(std::uint32_t tick_rate) override;
   void populate(tickwire::snapshot::World& world) override;
   void player_joined(tickwire::snapshot::World& world, tickwire::prediction::PlayerId player) override;
   void player_left(tickwire::snapshot::World& world, tickwire::prediction::PlayerId player) override;
