@@ -39,7 +39,7 @@ bots_pid=
 trap 'kill "$server_pid" "$bots_pid" 2>/dev/null; rm -rf "$work"' EXIT
 xvfb() { xvfb-run -a -s "-screen 0 1280x800x24" "$@"; }
 
-port=$((20000 + ($$ + 7) % 20000))
+port=${TICKWIRE_TEST_PORT:-$((20000 + ($$ + 7) % 20000))}
 start_server() {
   "$server_bin" --bind 127.0.0.1 --port "$port" >"$work/server.log" 2>&1 &
   server_pid=$!

@@ -22,6 +22,25 @@ double quantile(std::vector<double> v, double q) {
   return v[std::min(i, v.size() - 1)];
 }
 
+// A string as a JSON string's contents: quotes, backslashes and control
+// characters escaped.
+std::string json_escape(const std::string& text) {
+  std::string out;
+  for (const char ch : text) {
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (static_cast<unsigned char>(ch) < 0x20) {
+      char code[8];
+      (void)std::snprintf(code, sizeof code, "\\u%04x", static_cast<unsigned>(ch));
+      out += code;
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string App::stats_json(const std::string& exit_reason) const {
@@ -35,12 +54,14 @@ std::string App::stats_json(const std::string& exit_reason) const {
   o << "  \"state\": \"" << client::to_string(c.state()) << "\",\n";
   o << "  \"exit_reason\": \"" << exit_reason << "\",\n";
   o << "  \"client_id\": " << c.client_id().value_or(0U) << ",\n";
-  o << "  \"players_drawn\": " << players_drawn_ << ",\n";
+  o << "  \"game\": \"" << json_escape(spec_.game_name) << "\",\n";
+  o << "  \"players_drawn\": " << scene_.players_drawn() << ",\n";
+  o << "  \"entities_drawn\": " << scene_.entities_drawn() << ",\n";
   if (self_) o << "  \"self\": {\"x\": " << self_->x << ", \"y\": " << self_->y << "},\n";
   o << "  \"correction_flashes\": " << scene_.flashes_shown() << ",\n";
-  const ShotCounts& shots = shots_.counts();
-  o << "  \"hitscan\": {\"fired\": " << shots.fired << ", \"judged\": " << shots.judged << ", \"hits\": " << shots.hits
-    << ", \"misses\": " << shots.misses << "},\n";
+  if (spec_.extra_stats) {
+    for (const auto& [key, value] : spec_.extra_stats()) o << "  \"" << json_escape(key) << "\": " << value << ",\n";
+  }
   o << "  \"frames\": " << frames_ << ",\n";
   o << "  \"frame_ms_p50\": " << quantile(frame_ms_, 0.50) << ",\n";
   o << "  \"frame_ms_p99\": " << quantile(frame_ms_, 0.99) << ",\n";
@@ -89,7 +110,7 @@ void App::finish_stats(const std::string& exit_reason) {
   std::ofstream out(options_.stats_json, std::ios::out | std::ios::trunc);
   out << stats_json(exit_reason);
   if (!out) {
-    std::cerr << "tickwire-viewer: cannot write --stats-json " << options_.stats_json << "\n";
+    std::cerr << program_ << ": cannot write --stats-json " << options_.stats_json << "\n";
     exit_code_ = kExitCannotStart;
   }
 }

@@ -4,31 +4,34 @@
 #include <iostream>
 
 #include "link_presets.h"
-#include "scripts.h"
 
 namespace tickwire::viewer {
 
-std::variant<Options, int> parse_options(int argc, const char* const* argv) {
+std::variant<Options, int> parse_options(int argc, const char* const* argv, const std::string& program,
+                                         const ViewerSpec& spec) {
   Options o;
-  CLI::App app{
-      "tickwire-viewer: joins a Tickwire server hosting the arena and plays it in a window, drawing what the "
-      "netcode does (prediction, the server's view, interpolation, corrections) with a net graph. Keys: WASD or "
-      "arrows move, Shift dashes, the left mouse button or Space shoots, the right button or F fires the hitscan "
-      "weapon, the mouse aims; G net graph, L link "
-      "conditioner, P/I/M prediction/interpolation/smoothing, Esc quits. Exit 0 when it ends normally, 1 when it "
-      "cannot start, 2 for bad flags, 3 when the server refused it or went away.",
-      "tickwire-viewer"};
+  const std::string game = spec.game_name + (spec.game_version.empty() ? "" : " " + spec.game_version);
+  CLI::App app{program + ": joins a Tickwire server hosting " + game +
+                   " and plays it in a window, drawing what the netcode does (prediction, the server's view, "
+                   "interpolation, corrections) with a net graph. " +
+                   (spec.controls_help.empty() ? std::string() : "Keys: " + spec.controls_help + "; ") +
+                   "G net graph, L link conditioner, P/I/M prediction/interpolation/smoothing, H server ghost, "
+                   "N snapshot markers, T labels, Esc quits. Exit 0 when it ends normally, 1 when it cannot start, 2 "
+                   "for bad flags, 3 when the server refused it or went away.",
+               program};
   app.get_formatter()->column_width(30);
   app.add_option("--connect", o.connect, "Server address HOST:PORT")->capture_default_str();
   app.add_option("--name", o.name, "Player name")->capture_default_str();
   std::string names;
   std::vector<std::string> script_list;
-  for (const bots::ScriptInfo& info : bots::scripts()) {
+  for (const ScriptSpec& info : spec.scripts) {
     script_list.push_back(info.name);
     names += "\n  " + info.name + ": " + info.description;
   }
-  app.add_option("--script", o.script, "Play like a bot instead of from the keyboard:" + names)
-      ->check(CLI::IsMember(script_list));
+  if (!spec.scripts.empty()) {
+    app.add_option("--script", o.script, "Play a script instead of from the keyboard:" + names)
+        ->check(CLI::IsMember(script_list));
+  }
   app.add_option("--seed", o.seed, "Seed of the --script")->capture_default_str();
   app.add_option("--duration", o.duration_s, "Seconds to run, then leave (default: until the window closes)")
       ->check(CLI::Range(0.1, 1e6));
@@ -62,12 +65,12 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
+    return app.exit(e) == 0 ? kExitOk : kExitBadFlags;
   }
   auto server = transport::Address::parse(o.connect);
   if (!server) {
-    std::cerr << "tickwire-viewer: --connect: " << server.error().detail << "\n";
-    return 2;
+    std::cerr << program << ": --connect: " << server.error().detail << "\n";
+    return kExitBadFlags;
   }
   o.server = *server;
   return o;

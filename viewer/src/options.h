@@ -1,5 +1,5 @@
 #pragma once
-// tickwire-viewer's command line.
+// The viewer's command line, the same for every game's viewer.
 
 #include <cstdint>
 #include <optional>
@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "tickwire/transport/transport.h"
+#include "tickwire/viewer/viewer.h"
 
 namespace tickwire::viewer {
 
@@ -14,7 +15,7 @@ struct Options {
   std::string connect = "127.0.0.1:7777";
   transport::Address server;
   std::string name = "viewer";
-  // Empty: the keyboard and mouse play; else a bot script plays.
+  // Empty: the keyboard and mouse play; else one of the game's scripts.
   std::string script;
   std::uint64_t seed = 1;
   double duration_s = 0.0;  // 0: until the window closes
@@ -26,7 +27,7 @@ struct Options {
   int frame_rate = 60;
   bool net_graph = true;
   bool link_panel = false;
-  bool adaptive_models = false;  // --adaptive-models: the server codes without the arena's codebook
+  bool adaptive_models = false;  // --adaptive-models: the server codes without the game's codebook
   // The teaching toggles at start (client::DrawOptions).
   bool prediction = true;
   bool interpolation = true;
@@ -37,6 +38,9 @@ struct Options {
 
 // Options, or the exit code when the program should stop (0 after --help,
 // 2 for bad flags, with the message printed).
-std::variant<Options, int> parse_options(int argc, const char* const* argv);
+// `program` names the binary in messages; the spec's scripts are the
+// choices of --script.
+std::variant<Options, int> parse_options(int argc, const char* const* argv, const std::string& program,
+                                         const ViewerSpec& spec);
 
 }  // namespace tickwire::viewer

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "imgui_canvas.h"
 #include "link_presets.h"
 #include "sdl_renderer_backend.h"
 #include "tickwire/timesync/client_time_provider.h"
@@ -34,14 +35,21 @@ Duration seconds(double s) { return Duration::micros(static_cast<std::int64_t>(s
 
 }  // namespace
 
-App::App(Options options, SDL_Window* window, SDL_Renderer* renderer)
+App::App(Options options, const ViewerSpec& spec, std::unique_ptr<prediction::NetGame> game, std::string program,
+         SDL_Window* window, SDL_Renderer* renderer)
     : options_(std::move(options)),
+      spec_(spec),
+      program_(std::move(program)),
       window_(window),
       renderer_(renderer),
       logging_(parse_log_level(options_.log_level).value(), LogFormat::kText),
+      game_(std::move(game)),
+      layout_(game_->schema(), spec_.layout),
+      scene_(layout_, spec_),
       show_graph_(options_.net_graph),
       show_link_(options_.link_panel),
       link_preset_(options_.link_preset) {
+  window_title_ = spec_.game_name + " - Tickwire viewer";
   if (const LinkPreset* p = find_link_preset(link_preset_)) {
     link_up_ = p->up;
     link_down_ = p->down;
@@ -58,7 +66,7 @@ Time App::now() const {
 bool App::start() {
   auto enet = transport::EnetTransport::create(transport::EnetConfig{});
   if (!enet) {
-    std::cerr << "tickwire-viewer: " << enet.error().detail << "\n";
+    std::cerr << program_ << ": " << enet.error().detail << "\n";
     return false;
   }
   enet_ = enet.value().get();
@@ -72,12 +80,14 @@ bool App::start() {
   config.adaptive_snapshot_models = options_.adaptive_models;
   config.logger = logging_.get("client");
   client_ = std::make_unique<client::Client>(
-      std::move(conditioned), game_, [this](Tick t, snapshot::Record& r) { sample(t, r); }, config);
+      std::move(conditioned), *game_, [this](Tick t, snapshot::Record& r) { sample(t, r); }, config);
   client_->set_draw_options({options_.prediction, options_.interpolation, options_.smoothing});
-  if (!options_.script.empty()) script_ = bots::make_script(options_.script, options_.seed);
+  for (const ScriptSpec& script : spec_.scripts) {
+    if (script.name == options_.script && script.make) script_ = script.make(options_.seed);
+  }
   started_ = now();
   if (auto ok = client_->connect(options_.server, started_); !ok) {
-    std::cerr << "tickwire-viewer: cannot connect to " << options_.connect << ": " << ok.error().detail << "\n";
+    std::cerr << program_ << ": cannot connect to " << options_.connect << ": " << ok.error().detail << "\n";
     return false;
   }
   return true;
@@ -104,14 +114,12 @@ int App::run() {
     if (leave_at_ && t >= *leave_at_) break;
     handle_sdl_events();
     if (quit_) break;
-    if (!script_) read_player_input();
+    read_controls();
     client_->update(t);
     const Time updated = now();
     handle_client_events();
     scene_.observe(*client_, t);
-    // The newest state decoded: the shot entity is never predicted, and the
-    // interpolated view would show the result an interpolation delay late.
-    if (const auto me = client_->client_id()) shots_.observe(client_->authoritative_world(), *me, t);
+    if (spec_.on_frame) spec_.on_frame(frame_context());
     // The screenshot is taken on a frame that took a graph sample, so the
     // picture shows the figures the stats file gets.
     const bool sampled = graph_.observe(reading());
@@ -169,6 +177,7 @@ void App::on_key(SDL_Keycode key) {
     case SDLK_l: show_link_ = !show_link_; return;
     case SDLK_h: toggles_.server_ghost = !toggles_.server_ghost; return;
     case SDLK_n: toggles_.snapshot_markers = !toggles_.snapshot_markers; return;
+    case SDLK_t: toggles_.labels = !toggles_.labels; return;
     case SDLK_p: d.prediction = !d.prediction; break;
     case SDLK_i: d.interpolation = !d.interpolation; break;
     case SDLK_m: d.smoothing = !d.smoothing; break;
@@ -177,63 +186,67 @@ void App::on_key(SDL_Keycode key) {
   client_->set_draw_options(d);
 }
 
-void App::read_player_input() {
-  const Uint8* keys = SDL_GetKeyboardState(nullptr);
+void App::read_controls() {
+  controls_ = Controls{};
+  if (script_) return;  // a script plays: the keyboard and mouse only steer the viewer
   const ImGuiIO& io = ImGui::GetIO();
-  float x = 0.0F;
-  float y = 0.0F;
   if (!io.WantCaptureKeyboard) {
+    int count = 0;
+    const Uint8* keys = SDL_GetKeyboardState(&count);
+    float x = 0.0F;
+    float y = 0.0F;
     if (keys[SDL_SCANCODE_A] || keys[SDL_SCANCODE_LEFT]) x -= 1.0F;
     if (keys[SDL_SCANCODE_D] || keys[SDL_SCANCODE_RIGHT]) x += 1.0F;
     if (keys[SDL_SCANCODE_W] || keys[SDL_SCANCODE_UP]) y += 1.0F;
     if (keys[SDL_SCANCODE_S] || keys[SDL_SCANCODE_DOWN]) y -= 1.0F;
+    // Diagonals at full speed, each axis still within [-1, 1].
+    const float len = std::sqrt(x * x + y * y);
+    controls_.move = len > 0.0F ? snapshot::Vec2{x / len, y / len} : snapshot::Vec2{};
+    controls_.space = keys[SDL_SCANCODE_SPACE] != 0;
+    controls_.shift = keys[SDL_SCANCODE_LSHIFT] != 0 || keys[SDL_SCANCODE_RSHIFT] != 0;
+    for (int code = 0; code < count; ++code) {
+      if (keys[code] == 0) continue;
+      const char* name = SDL_GetKeyName(SDL_GetKeyFromScancode(static_cast<SDL_Scancode>(code)));
+      if (name != nullptr && name[0] != '\0') controls_.keys.emplace_back(name);
+    }
   }
-  // Diagonals at the walking speed, each axis still within [-1, 1].
-  const float len = std::sqrt(x * x + y * y);
-  input_.move = len > 0.0F ? snapshot::Vec2{x / len, y / len} : snapshot::Vec2{};
   int mx = 0;
   int my = 0;
   const Uint32 buttons = SDL_GetMouseState(&mx, &my);
-  if (self_) {
-    const float dx = static_cast<float>(mx) - viewport_.x(self_->x);
-    const float dy = viewport_.y(self_->y) - static_cast<float>(my);
-    if (dx != 0.0F || dy != 0.0F) input_.aim = std::atan2(dy, dx);
+  controls_.mouse = {viewport_.to_world_x(static_cast<float>(mx)), viewport_.to_world_y(static_cast<float>(my))};
+  const Bounds& b = viewport_.world;
+  controls_.mouse_in_view = controls_.mouse.x >= b.min.x && controls_.mouse.x <= b.max.x &&
+                            controls_.mouse.y >= b.min.y && controls_.mouse.y <= b.max.y;
+  if (!io.WantCaptureMouse) {
+    controls_.left = (buttons & SDL_BUTTON_LMASK) != 0;
+    controls_.right = (buttons & SDL_BUTTON_RMASK) != 0;
+    controls_.middle = (buttons & SDL_BUTTON_MMASK) != 0;
   }
-  const bool mouse_free = !io.WantCaptureMouse;
-  input_.shoot =
-      (mouse_free && (buttons & SDL_BUTTON_LMASK) != 0) || (!io.WantCaptureKeyboard && keys[SDL_SCANCODE_SPACE] != 0);
-  // The hitscan weapon: right mouse button or F.
-  input_.fire =
-      (mouse_free && (buttons & SDL_BUTTON_RMASK) != 0) || (!io.WantCaptureKeyboard && keys[SDL_SCANCODE_F] != 0);
-  input_.dash = !io.WantCaptureKeyboard && (keys[SDL_SCANCODE_LSHIFT] != 0 || keys[SDL_SCANCODE_RSHIFT] != 0);
 }
 
 void App::sample(Tick tick, snapshot::Record& record) {
+  // No input function: the neutral input the record starts with.
   if (script_) {
-    arena::Input in;
-    script_->input(bots::BotView{self_, others_}, tick, in);
-    input_ = in;
+    script_(controls_, tick, record);
+  } else if (spec_.input) {
+    spec_.input(controls_, tick, record);
   }
-  record = arena::to_record(input_);
-  if (input_.fire) shots_.fired(tick, seen_);
+}
+
+FrameContext App::frame_context() const {
+  FrameContext f;
+  f.view = &client_->view();
+  f.newest = &client_->authoritative_world();
+  f.avatar = client_->avatar();
+  f.client_id = client_->client_id();
+  f.layout = &layout_;
+  f.now = now();
+  return f;
 }
 
 void App::handle_client_events() {
-  // What the scripts and the aim see: the players as drawn this frame.
-  const arena::Schema& s = arena::schema();
   self_.reset();
-  others_.clear();
-  seen_.clear();
-  for (const snapshot::EntityId id : client_->view().entities(s.player_type)) {
-    const snapshot::Vec2 p = client_->view().get(id, s.player_position);
-    if (client_->avatar() && id == *client_->avatar()) {
-      self_ = p;
-    } else {
-      others_.push_back(p);
-      seen_.push_back({client_->view().get(id, s.player_owner), p});
-    }
-  }
-  players_drawn_ = client_->view().entities(s.player_type).size();
+  if (const auto me = client_->avatar()) self_ = layout_.position(client_->view(), *me);
   while (auto e = client_->poll_event()) {
     using Type = client::ClientEvent::Type;
     if (e->type == Type::kConnected) {
@@ -244,7 +257,7 @@ void App::handle_client_events() {
       const bool denied = e->type == Type::kDenied;
       message_ = std::string(denied ? "The server refused this client: " : "The server went away: ") +
                  transport::to_string(e->reason);
-      std::cerr << "tickwire-viewer: " << message_ << "\n";
+      std::cerr << program_ << ": " << message_ << "\n";
       exit_code_ = kExitServerGone;
       exit_reason_ = denied ? "denied" : "server gone";
       leave_at_ = now() + kMessageTime;
@@ -273,11 +286,12 @@ void App::build_ui() {
   int w = 0;
   int h = 0;
   SDL_GetRendererOutputSize(renderer_, &w, &h);
-  // The arena fills the height left of the panels.
-  const float side = std::min(static_cast<float>(h) - 20.0F, static_cast<float>(w) - kPanelWidth - 20.0F);
-  viewport_ = {10.0F, 10.0F, side / (2.0F * arena::kHalfSize)};
-  scene_.draw(ImGui::GetBackgroundDrawList(), viewport_, *client_, toggles_, input_.aim, now());
-  draw_shot_markers(ImGui::GetBackgroundDrawList(), viewport_, shots_.markers(), now());
+  // The world fills the room left of the panels.
+  viewport_ = Viewport::fit(layout_.bounds(), 10.0F, 10.0F, static_cast<float>(w) - kPanelWidth - 20.0F,
+                            static_cast<float>(h) - 20.0F);
+  ImGuiCanvas canvas(ImGui::GetBackgroundDrawList(), viewport_);
+  scene_.draw(canvas, *client_, toggles_, now());
+  if (spec_.overlay) spec_.overlay(canvas, frame_context());
   const float panel_x = static_cast<float>(w) - kPanelWidth - 5.0F;
   if (show_controls_) {
     ImGui::SetNextWindowPos({panel_x, 5.0F}, ImGuiCond_FirstUseEver);
@@ -302,61 +316,6 @@ void App::build_ui() {
   ImGui::Render();
 }
 
-void App::draw_controls() {
-  ImGui::SetNextWindowBgAlpha(1.0F);
-  if (!ImGui::Begin("Tickwire viewer", &show_controls_)) {
-    ImGui::End();
-    return;
-  }
-  const client::Client& c = *client_;
-  ImGui::Text("%s (server %s, client %u)", client::to_string(c.state()), options_.connect.c_str(),
-              c.client_id().value_or(0U));
-  ImGui::Text("%zu players, tick %u, server tick %u, link %s", players_drawn_,
-              c.predicted_tick() ? c.predicted_tick()->value() : 0U,
-              c.authoritative_tick() ? c.authoritative_tick()->value() : 0U, link_preset_.c_str());
-  client::DrawOptions d = c.draw_options();
-  bool changed = ImGui::Checkbox("prediction (P)", &d.prediction);
-  ImGui::SameLine();
-  changed |= ImGui::Checkbox("interpolation (I)", &d.interpolation);
-  ImGui::SameLine();
-  changed |= ImGui::Checkbox("smoothing (M)", &d.smoothing);
-  if (changed) client_->set_draw_options(d);
-  ImGui::Checkbox("server ghost (H)", &toggles_.server_ghost);
-  ImGui::SameLine();
-  ImGui::Checkbox("snapshot markers (N)", &toggles_.snapshot_markers);
-  ImGui::Checkbox("net graph (G)", &show_graph_);
-  ImGui::SameLine();
-  ImGui::Checkbox("link conditioner (L)", &show_link_);
-  ImGui::TextColored({0.3F, 0.9F, 0.5F, 1.0F}, "you");
-  ImGui::SameLine();
-  ImGui::TextColored({1.0F, 1.0F, 1.0F, 1.0F}, "o server ghost");
-  ImGui::SameLine();
-  ImGui::TextColored({0.3F, 0.55F, 1.0F, 1.0F}, "others");
-  ImGui::SameLine();
-  ImGui::TextColored({1.0F, 0.3F, 0.3F, 1.0F}, "x newest snapshot");
-  ImGui::SameLine();
-  ImGui::TextColored({1.0F, 0.55F, 0.15F, 1.0F}, "correction");
-  const ShotCounts& shots = shots_.counts();
-  ImGui::Text("hitscan: %llu fired, %llu judged: %llu hits, %llu misses", static_cast<unsigned long long>(shots.fired),
-              static_cast<unsigned long long>(shots.judged), static_cast<unsigned long long>(shots.hits),
-              static_cast<unsigned long long>(shots.misses));
-  ImGui::TextUnformatted(script_ ? ("playing: script " + options_.script).c_str()
-                                 : "WASD move, Shift dash, mouse aim, click/Space shoot, right click/F hitscan");
-  ImGui::End();
-}
-
-void App::draw_message() {
-  if (message_.empty() && client_->state() == client::ClientState::kConnected) return;
-  const std::string text = message_.empty() ? std::string("connecting to ") + options_.connect + "..." : message_;
-  ImDrawList* list = ImGui::GetForegroundDrawList();
-  const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-  const float cx = viewport_.x(0.0F);
-  const float cy = viewport_.y(0.0F);
-  list->AddRectFilled({cx - size.x / 2 - 12, cy - size.y / 2 - 8}, {cx + size.x / 2 + 12, cy + size.y / 2 + 8},
-                      IM_COL32(0, 0, 0, 210), 4.0F);
-  list->AddText({cx - size.x / 2, cy - size.y / 2}, IM_COL32(255, 210, 120, 255), text.c_str());
-}
-
 void App::render_frame() {
   SDL_SetRenderDrawColor(renderer_, 14, 16, 20, 255);
   SDL_RenderClear(renderer_);
@@ -370,11 +329,11 @@ bool App::write_screenshot(const std::string& path) {
   SDL_GetRendererOutputSize(renderer_, &w, &h);
   std::vector<unsigned char> pixels(static_cast<std::size_t>(w) * static_cast<std::size_t>(h) * 4U);
   if (SDL_RenderReadPixels(renderer_, nullptr, SDL_PIXELFORMAT_ABGR8888, pixels.data(), w * 4) != 0) {
-    std::cerr << "tickwire-viewer: cannot read the frame back: " << SDL_GetError() << "\n";
+    std::cerr << program_ << ": cannot read the frame back: " << SDL_GetError() << "\n";
     return false;
   }
   if (stbi_write_png(path.c_str(), w, h, 4, pixels.data(), w * 4) == 0) {
-    std::cerr << "tickwire-viewer: cannot write " << path << "\n";
+    std::cerr << program_ << ": cannot write " << path << "\n";
     return false;
   }
   std::cerr << "tickwire-viewer: wrote " << path << " (" << w << "x" << h << ")\n";

@@ -1,7 +1,7 @@
 #pragma once
-// The viewer's frame loop: SDL events, the player's input (or a bot
-// script's), one Client::update, the scene and the panels, the frame on
-// screen, then a wait for the next frame that reads traffic as it comes.
+// The viewer's frame loop: SDL events, the player's controls (or a
+// script's input), one Client::update, the scene and the panels, the frame
+// on screen, then a wait for the next frame that reads traffic as it comes.
 
 #include <SDL.h>
 
@@ -16,27 +16,23 @@
 #include "net_graph.h"
 #include "options.h"
 #include "scene.h"
-#include "scripts.h"
-#include "shot_markers.h"
-#include "tickwire/arena/arena.h"
 #include "tickwire/client/client.h"
 #include "tickwire/core/logging.h"
 #include "tickwire/transport/conditioned_transport.h"
 #include "tickwire/transport/enet_transport.h"
+#include "tickwire/viewer/layout.h"
+#include "tickwire/viewer/viewer.h"
 
 namespace tickwire::viewer {
-
-// Exit codes (also in --help).
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitCannotStart = 1;
-inline constexpr int kExitServerGone = 3;
 
 class App {
  public:
   // Set by the SIGINT/SIGTERM handler; the loop leaves at the next frame.
   static std::atomic<bool> stop_requested;
 
-  App(Options options, SDL_Window* window, SDL_Renderer* renderer);
+  // `spec` must outlive the app; `game` is the client's game object.
+  App(Options options, const ViewerSpec& spec, std::unique_ptr<prediction::NetGame> game, std::string program,
+      SDL_Window* window, SDL_Renderer* renderer);
   ~App();
   App(const App&) = delete;
   App& operator=(const App&) = delete;
@@ -49,12 +45,14 @@ class App {
   bool start();
   void handle_sdl_events();
   void on_key(SDL_Keycode key);
-  void read_player_input();
+  void read_controls();
   void sample(Tick tick, snapshot::Record& record);
   void handle_client_events();
+  FrameContext frame_context() const;
   GraphReading reading() const;
   void build_ui();
   void draw_controls();
+  void draw_legend();
   void draw_message();
   void render_frame();
   bool write_screenshot(const std::string& path);
@@ -63,21 +61,22 @@ class App {
   void finish_stats(const std::string& exit_reason);
 
   Options options_;
+  const ViewerSpec& spec_;
+  std::string program_;
+  std::string window_title_;
   SDL_Window* window_;
   SDL_Renderer* renderer_;
   Logging logging_;
   std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
 
-  arena::Game game_;
+  std::unique_ptr<prediction::NetGame> game_;
+  Layout layout_;
   transport::EnetTransport* enet_ = nullptr;                // owned by the client, through the conditioner
   transport::ConditionedTransport* conditioner_ = nullptr;  // owned by the client
   std::unique_ptr<client::Client> client_;
-  std::unique_ptr<bots::BotScript> script_;
-  arena::Input input_;  // the keyboard's and mouse's, read each frame
+  InputFn script_;     // set when --script chose one of the game's
+  Controls controls_;  // the keyboard's and mouse's, read each frame
   std::optional<snapshot::Vec2> self_;
-  std::vector<snapshot::Vec2> others_;
-  std::vector<SeenPlayer> seen_;  // others_ with their owners, for the shot markers
-  ShotMarkers shots_;
 
   Scene scene_;
   SceneToggles toggles_;
@@ -102,7 +101,6 @@ class App {
   // Its parts: events and Client::update, the scene and panels built,
   // drawn by the renderer, put on screen.
   std::array<std::vector<double>, 4> part_ms_;
-  std::size_t players_drawn_ = 0;
   bool screenshot_taken_ = false;
 };
 
