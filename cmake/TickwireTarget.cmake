@@ -20,12 +20,13 @@ if(TICKWIRE_SANITIZE)
   add_link_options(-fsanitize=address,undefined)
 endif()
 
-# tickwire_add_part(NAME SOURCES ... DEPS ...): one library per part, with
-# public headers under NAME/include and an alias tickwire::NAME. A part sees
-# only the headers of the parts it names in DEPS, so a wrong include fails
-# to build.
+# tickwire_add_part(NAME SOURCES ... DEPS ... [EXPORT SET]): one library per
+# part, with public headers under NAME/include and an alias tickwire::NAME. A
+# part sees only the headers of the parts it names in DEPS, so a wrong include
+# fails to build. EXPORT installs it in an export set of its own (default
+# tickwireTargets), for a part whose dependencies a game may not have.
 function(tickwire_add_part name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "EXPORT" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
   add_library(tickwire_${name} ${ARG_SOURCES})
   add_library(tickwire::${name} ALIAS tickwire_${name})
   # EXPORT_NAME makes the installed imported target tickwire::NAME, the
@@ -43,16 +44,21 @@ function(tickwire_add_part name)
     PUBLIC ${ARG_PUBLIC_DEPS}
     PRIVATE ${ARG_PRIVATE_DEPS} $<BUILD_INTERFACE:tickwire_warnings>)
   target_compile_features(tickwire_${name} PUBLIC cxx_std_20)
-  tickwire_install_library(tickwire_${name} ${CMAKE_CURRENT_SOURCE_DIR}/include)
+  tickwire_install_library(tickwire_${name} ${CMAKE_CURRENT_SOURCE_DIR}/include ${ARG_EXPORT})
 endfunction()
 
-# tickwire_install_library(TARGET INCLUDE_DIR): installs a library into the
-# tickwireTargets export set with its headers (INCLUDE_DIR holds tickwire/...).
+# tickwire_install_library(TARGET INCLUDE_DIR [EXPORT_SET]): installs a
+# library into an export set (default tickwireTargets) with its headers
+# (INCLUDE_DIR holds tickwire/...).
 function(tickwire_install_library target include_dir)
   if(NOT TICKWIRE_INSTALL)
     return()
   endif()
-  install(TARGETS ${target} EXPORT tickwireTargets
+  set(export_set tickwireTargets)
+  if(ARGC GREATER 2 AND NOT "${ARGV2}" STREQUAL "")
+    set(export_set ${ARGV2})
+  endif()
+  install(TARGETS ${target} EXPORT ${export_set}
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
     RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

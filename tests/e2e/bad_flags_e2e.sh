@@ -26,7 +26,7 @@ expect_2 "tick rate zero" "tick-rate" --tick-rate 0
 expect_2 "send rate not dividing" "must divide" --tick-rate 60 --send-rate 7
 expect_2 "bad log level" "log-level" --log-level loud
 expect_2 "bad log format" "log-format" --log-format xml
-expect_2 "tick rate the arena cannot run" "arena game runs only at 60" --tick-rate 30 --send-rate 30
+expect_2 "tick rate the arena cannot run" "arena runs only at 60" --tick-rate 30 --send-rate 30
 expect_2 "negative nearest" "--nearest" --nearest -1
 expect_2 "nearest not a number" "--nearest" --nearest lots
 expect_2 "snapshot bytes too small" "--snapshot-bytes" --snapshot-bytes 10
@@ -38,7 +38,7 @@ expect_2 "bad nearest in config" "--nearest" --config "$work/nearest.toml"
 printf 'log-format = "xml"\n' >"$work/format.toml"
 expect_2 "bad log format in config" "log-format" --config "$work/format.toml"
 printf 'tick-rate = 30\nsend-rate = 30\n' >"$work/rate.toml"
-expect_2 "unsupported tick rate in config" "arena game runs only at 60" --config "$work/rate.toml"
+expect_2 "unsupported tick rate in config" "arena runs only at 60" --config "$work/rate.toml"
 printf 'port = 7777\nfrobnicate = 1\n' >"$work/unknown.toml"
 expect_2 "unknown key in config" "unknown setting 'frobnicate'" --config "$work/unknown.toml"
 expect_2 "missing config file" "config" --config "$work/missing.toml"

@@ -41,7 +41,7 @@ stop_server() {  # stop_server SIGNAL: expects exit 0 within 2 s
 }
 
 start_server
-grep -q "tickwire-server [0-9.]*: arena, listening on 127.0.0.1:$port (udp), tick 60 Hz, send 30 Hz" \
+grep -q "tickwire-server [0-9.]*: arena [0-9.]*, listening on 127.0.0.1:$port (udp), tick 60 Hz, send 30 Hz" \
   "$work/server.log" || fail "banner"
 echo "ok   banner"
 

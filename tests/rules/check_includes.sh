@@ -7,8 +7,10 @@
 #   prediction  <- core, snapshot
 #   lagcomp     <- core, snapshot    (beside prediction, never inside server)
 #   server      <- everything but client
-#   server/app  <- the server part and the reference game it hosts (the
-#                  dedicated server binary; the library never sees the game)
+#   host        <- everything but client (a game's dedicated server; it
+#                  hosts any prediction::NetGame and never sees a game)
+#   server/app  <- the host and the reference game it hosts (the
+#                  dedicated server binary's main)
 #   client      <- everything but server
 #   tools, examples <- never ENet
 # Only the ENet-facing sources of the transport, transport/src/enet_*.cpp,
@@ -46,7 +48,8 @@ check snapshot core
 check prediction core snapshot
 check lagcomp core snapshot
 check server core transport timesync snapshot prediction lagcomp
-check server/app core transport timesync snapshot prediction lagcomp arena
+check host core transport timesync snapshot prediction lagcomp server
+check server/app core prediction host arena
 check client core transport timesync snapshot prediction lagcomp
 
 while IFS=: read -r file line text; do
@@ -55,11 +58,18 @@ while IFS=: read -r file line text; do
     violations=$((violations + 1))
   fi
 done < <(grep -rnE '^\s*#\s*include\s*[<"]enet/' --include='*.h' --include='*.cpp' --include='*.hpp' \
-  core transport timesync snapshot prediction lagcomp server client tools examples bench tests 2>/dev/null || true)
+  core transport timesync snapshot prediction lagcomp server host client tools examples bench tests 2>/dev/null || true)
 
 # Public headers of transport must not mention ENet types either.
 if grep -rnE '\bENet[A-Z][A-Za-z]*\b|\benet_[a-z_]+\(' transport/include 2>/dev/null; then
   echo "include rule: ENet names appear in transport's public headers"
+  violations=$((violations + 1))
+fi
+
+# The host's public header shows a game none of the libraries it is built
+# on (CLI11, spdlog, fmt, prometheus-cpp, cpp-httplib, ENet).
+if grep -rnE '^\s*#\s*include\s*[<"](CLI/|spdlog/|fmt/|prometheus/|httplib|enet/)' host/include 2>/dev/null; then
+  echo "include rule: host's public headers include a third-party library"
   violations=$((violations + 1))
 fi
 
