@@ -116,15 +116,16 @@ int main(int argc, char** argv) {
   spec.layout.radii = {{"player", pitch::kPlayerRadius}, {"ball", pitch::kBallRadius}};
   spec.layout.hidden_types = {"scoreboard"};
   const float margin = pitch::kGoalDepth + 1.0F;
+  // Room above the pitch for the score.
   spec.layout.bounds = viewer::Bounds{{-pitch::kHalfLength - margin, -pitch::kHalfWidth - 1.0F},
-                                      {pitch::kHalfLength + margin, pitch::kHalfWidth + 1.0F}};
+                                      {pitch::kHalfLength + margin, pitch::kHalfWidth + 3.0F}};
   spec.on_frame = [seen](const viewer::FrameContext& frame) {
     seen->view = frame.view;
     seen->me = frame.avatar;
   };
   spec.overlay = [seen](viewer::Canvas& c, const viewer::FrameContext&) {
     draw_pitch(c);
-    c.text({-pitch::kHalfLength, pitch::kHalfWidth + 1.0F}, scoreline(seen->view), kLines);
+    c.text({-pitch::kHalfLength, pitch::kHalfWidth + 2.5F}, scoreline(seen->view), kLines);
   };
   spec.controls_help = "WASD / arrows: run\nspace / left button: kick";
   spec.status_text = [seen] { return scoreline(seen->view); };
