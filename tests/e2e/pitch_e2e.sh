@@ -105,16 +105,22 @@ fi
 # 5. A screenshot from the viewer under a virtual display.
 if [ -x "$viewer_bin" ] && command -v xvfb-run >/dev/null && command -v Xvfb >/dev/null; then
   timeout 40 xvfb-run -a -s "-screen 0 1280x800x24" "$viewer_bin" --connect "127.0.0.1:$port" --script chase \
-    --screenshot "$work/shot.png" --after 3 >"$work/viewer.log" 2>&1
+    --screenshot "$work/shot.png" --after 3 --stats-json "$work/viewer.json" >"$work/viewer.log" 2>&1
   status=$?
   [ "$status" -eq 0 ] || { cat "$work/viewer.log"; fail "pitch-viewer exited with $status"; }
-  python3 - "$work/shot.png" <<'PY' || fail "the screenshot is not a picture"
-import struct, sys
+  python3 - "$work/shot.png" "$work/viewer.json" <<'PY' || { cat "$work/viewer.log"; fail "the viewer's picture or figures"; }
+import json, struct, sys
 data = open(sys.argv[1], "rb").read()
 assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
 w, h = struct.unpack(">II", data[16:24])
 assert w >= 320 and h >= 200 and len(data) > 4000, (w, h, len(data))
-print("screenshot %dx%d, %d bytes" % (w, h, len(data)))
+s = json.load(open(sys.argv[2]))
+assert s["connected"] and s["screenshot"] and s["game"] == "pitch", s
+# Its own player, the ball and both goals at least.
+assert s["players_drawn"] >= 1 and s["entities_drawn"] >= 4, s
+assert s["client"]["snapshots"] > 30, s["client"]
+print("screenshot %dx%d, %d bytes; %d entities drawn, %d snapshots"
+      % (w, h, len(data), s["entities_drawn"], s["client"]["snapshots"]))
 PY
   ok "pitch-viewer took a screenshot"
 else
