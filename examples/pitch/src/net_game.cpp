@@ -10,11 +10,7 @@ namespace snapshot = tickwire::snapshot;
 namespace prediction = tickwire::prediction;
 
 Game::Game(GameConfig config)
-    : config_(config),
-      dt_(0.0F),
-      match_ticks_(0),
-      kickoff_ticks_(0),
-      kick_cooldown_ticks_(0) {
+    : config_(config), dt_(0.0F), match_ticks_(0), kickoff_ticks_(0), kick_cooldown_ticks_(0) {
   check_config(config_);
   apply_tick_rate(config_.tick_rate);
 }

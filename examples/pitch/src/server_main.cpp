@@ -13,8 +13,7 @@ int main(int argc, char** argv) {
   spec.game = {std::string(pitch::kGameName), std::string(pitch::kGameVersion),
                "Two teams, one ball, two goals: a top-down ball game."};
   spec.add_options = [&](host::GameOptions& options) {
-    options.option("--match-seconds", "Length of a match in seconds", match_seconds)
-        .range(1, pitch::kMaxMatchSeconds);
+    options.option("--match-seconds", "Length of a match in seconds", match_seconds).range(1, pitch::kMaxMatchSeconds);
   };
   // The game's speeds are per second: the server tells it the rate it ticks at.
   spec.make_game = [&](const host::ServerSettings&) {

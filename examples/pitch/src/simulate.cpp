@@ -190,7 +190,8 @@ void Game::simulate(snapshot::World& world, Tick /*tick*/, const prediction::Inp
   StepScratch& scratch = step_;
   const Step st{world, s, ctx, scratch, dt_};
   scratch.inputs.clear();
-  for (const prediction::PlayerInput& in : inputs.all()) scratch.inputs.push_back({in.player.value, from_record(*in.input)});
+  for (const prediction::PlayerInput& in : inputs.all())
+    scratch.inputs.push_back({in.player.value, from_record(*in.input)});
 
   const auto board = find_scoreboard(world);
   const auto ball = find_ball(world);

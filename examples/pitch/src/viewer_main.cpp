@@ -60,7 +60,8 @@ void draw_player(viewer::Canvas& c, const snapshot::World& world, snapshot::Enti
   if (ctx.own) c.circle(p, pitch::kPlayerRadius + c.units(3.0F), kOwn, 3.0F);
 }
 
-void draw_ball(viewer::Canvas& c, const snapshot::World& world, snapshot::EntityId id, const viewer::EntityContext& ctx) {
+void draw_ball(viewer::Canvas& c, const snapshot::World& world, snapshot::EntityId id,
+               const viewer::EntityContext& ctx) {
   const Vec2 p = ctx.position.value_or(world.get(id, pitch::schema().ball_position));
   c.filled_circle(p, std::max(pitch::kBallRadius, c.units(4.0F)), kBall);
 }

@@ -1,12 +1,12 @@
 // The computer players play the game: a lone chaser scores, and a match of
 // chasers, defenders and wanderers keeps the ball on the pitch and sees goals.
 
+#include "pitch/ai.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
-
-#include "pitch/ai.h"
 
 namespace pitch {
 namespace {
@@ -44,9 +44,8 @@ struct Team {
 TEST(PitchAi, ALoneChaserScores) {
   Team t;
   t.game.player_joined(t.world, prediction::PlayerId{1});
-  for (int i = 0; i < 30 * 20 && t.goals(kHome) == 0; ++i) t.step([&](std::uint32_t, EntityId me) {
-    return chase_ball(t.world, me);
-  });
+  for (int i = 0; i < 30 * 20 && t.goals(kHome) == 0; ++i)
+    t.step([&](std::uint32_t, EntityId me) { return chase_ball(t.world, me); });
   EXPECT_GE(t.goals(kHome), 1) << "no goal in 20 s";
 }
 

@@ -2,14 +2,14 @@
 // the centre spot, contacts, kicks, the kick-off pause, the match clock and
 // the tick rate.
 
+#include "pitch/game.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
-
-#include "pitch/game.h"
 
 namespace pitch {
 namespace {

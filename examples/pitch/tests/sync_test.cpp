@@ -3,12 +3,13 @@
 // states. Run with the player at the ball, so that contacts, kicks and
 // goals all happen during the replays.
 
+#include "tickwire/prediction/sync_test.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "pitch/game.h"
-#include "tickwire/prediction/sync_test.h"
 
 namespace pitch {
 namespace {

@@ -100,7 +100,7 @@ struct Schema {
   Field<std::int32_t> last_scorer;   // the team that scored last, -1 none
   Field<std::int32_t> tick_rate;     // so a viewer can read the clock without the game
 
-  Field<Vec2> goal_position;  // the middle of its line
+  Field<Vec2> goal_position;      // the middle of its line
   Field<std::int32_t> goal_team;  // the team that defends it
 
   Field<Vec2> input_move;
