@@ -20,7 +20,7 @@ namespace {
 class Shooter {
  public:
   Shooter(std::unique_ptr<transport::Transport> wire, const std::string& script, std::uint64_t seed)
-      : script_(bots::make_script(script, seed)),
+      : script_(arena_bots::make_script(script, seed)),
         interpolator_(arena::schema().schema),
         aim_world_(arena::schema().schema) {
     client::ClientConfig cc;
@@ -29,7 +29,7 @@ class Shooter {
         std::move(wire), game_, [this](Tick t, snapshot::Record& r) { sample(t, r); }, cc);
   }
   client::Client& client() { return *client_; }
-  bots::ShotLedger& ledger() { return ledger_; }
+  arena_bots::ShotLedger& ledger() { return ledger_; }
 
   // After each frame: the server's verdict on the latest shot.
   void read_result() {
@@ -61,21 +61,21 @@ class Shooter {
       }
     }
     arena::Input input;
-    script_->input(bots::BotView{self, others_}, tick, input);
+    script_->input(arena_bots::ArenaView{self, others_}, tick, input);
     record = arena::to_record(input);
     if (input.fire && self) {
       const arena::Input sent = arena::from_record(record);
-      ledger_.fired(tick, bots::ray_hits_any(*self, sent.aim, others_));
+      ledger_.fired(tick, arena_bots::ray_hits_any(*self, sent.aim, others_));
     }
   }
 
-  std::unique_ptr<bots::BotScript> script_;
+  std::unique_ptr<arena_bots::ArenaScript> script_;
   arena::Game game_;
   std::unique_ptr<client::Client> client_;
   snapshot::Interpolator interpolator_;
   snapshot::World aim_world_;
   std::vector<arena::Vec2> others_;
-  bots::ShotLedger ledger_;
+  arena_bots::ShotLedger ledger_;
 };
 
 }  // namespace

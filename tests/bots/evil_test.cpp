@@ -2,6 +2,7 @@
 // how their ends are tallied and judged.
 #include <gtest/gtest.h>
 
+#include "arena_setup.h"
 #include "evil_packets.h"
 #include "evil_scripts.h"
 #include "options.h"
@@ -28,10 +29,7 @@ TEST(EvilMix, RejectsUnknownNamesAndBadCounts) {
   }
 }
 
-std::variant<Options, int> parse(std::vector<const char*> args) {
-  args.insert(args.begin(), "tickwire-bots");
-  return parse_options(static_cast<int>(args.size()), args.data());
-}
+std::variant<Options, int> parse(std::vector<const char*> args) { return testing::parse_arena(std::move(args)); }
 
 TEST(EvilMix, OptionsMixEvilBotsIntoAnHonestRun) {
   auto parsed = parse({"--bots", "32", "--script", "wander", "--evil", "garbage:8,flood:8"});
@@ -82,7 +80,8 @@ TEST(EvilTally, PassesWhenEveryEvilBotEnded) {
 }
 
 TEST(PacketForge, HelloCarriesTheGamesFingerprint) {
-  const auto bytes = PacketForge::hello("evil");
+  const auto game = testing::arena_setup();
+  const auto bytes = PacketForge(*game).hello("evil");
   BitReader r(bytes);
   PacketPrefix prefix;
   Hello hello;
@@ -93,7 +92,8 @@ TEST(PacketForge, HelloCarriesTheGamesFingerprint) {
 
 TEST(PacketForge, InputsDecodeAndOutOfRangeCodesDoNot) {
   const arena::Schema& s = arena::schema();
-  PacketForge forge;
+  const auto game = testing::arena_setup();
+  PacketForge forge(*game);
   const Time now = Time::from_micros(1000);
   for (const bool valid : {true, false}) {
     const auto bytes = valid ? forge.inputs(Tick(500), 3, now) : forge.out_of_range_input(Tick(500), now);
@@ -116,7 +116,8 @@ TEST(PacketForge, InputsDecodeAndOutOfRangeCodesDoNot) {
 }
 
 TEST(PacketForge, ReadsOnlyAWelcome) {
-  EXPECT_FALSE(PacketForge::welcome(PacketForge::hello("x")).has_value());
+  const auto game = testing::arena_setup();
+  EXPECT_FALSE(PacketForge::welcome(PacketForge(*game).hello("x")).has_value());
   BitWriter w(64);
   PacketPrefix prefix{kProtocolId, kProtocolVersion, PacketType::kWelcome};
   Welcome body{7, 60, 30, Tick(1234)};

@@ -2,6 +2,8 @@
 
 #include "options.h"
 
+#include "arena_setup.h"
+
 #include <gtest/gtest.h>
 
 #include <initializer_list>
@@ -11,9 +13,7 @@ namespace tickwire::bots {
 namespace {
 
 std::variant<Options, int> parse(std::initializer_list<const char*> args) {
-  std::vector<const char*> argv{"tickwire-bots"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return parse_options(static_cast<int>(argv.size()), argv.data());
+  return testing::parse_arena(std::vector<const char*>(args));
 }
 
 TEST(BotOptions, ValuesAreParsed) {
@@ -98,9 +98,7 @@ TEST(BotOptions, BadValuesExitWithTwo) {
                     {"--codebook", "/nonexistent/arena.twcb"},
                     {"--codebook", "/dev/null"},  // empty: not a codebook
                     {"--no-such-flag"}}) {
-    std::vector<const char*> argv{"tickwire-bots"};
-    argv.insert(argv.end(), args.begin(), args.end());
-    auto parsed = parse_options(static_cast<int>(argv.size()), argv.data());
+    auto parsed = testing::parse_arena(args);
     ASSERT_TRUE(std::holds_alternative<int>(parsed)) << args[0];
     EXPECT_EQ(std::get<int>(parsed), 2) << args[0];
   }

@@ -8,10 +8,11 @@
 #include <cmath>
 #include <vector>
 
+#include "arena_setup.h"
 #include "sync_check.h"
 #include "tickwire/arena/arena.h"
 
-namespace tickwire::bots {
+namespace tickwire::arena_bots {
 namespace {
 
 // A scripted sequence of views: the bot walks a circle, two others stand.
@@ -22,7 +23,7 @@ std::vector<arena::Input> play(const std::string& name, std::uint64_t seed, int 
   const std::vector<Vec2> others = {{5.0F, 5.0F}, {-20.0F, 3.0F}};
   for (int t = 0; t < ticks; ++t) {
     const float a = static_cast<float>(t) * 0.01F;
-    BotView view{Vec2{10.0F * std::cos(a), 10.0F * std::sin(a)}, others};
+    ArenaView view{Vec2{10.0F * std::cos(a), 10.0F * std::sin(a)}, others};
     arena::Input input;
     script->input(view, Tick(static_cast<Tick::Rep>(t)), input);
     inputs.push_back(input);
@@ -65,7 +66,7 @@ TEST(BotScripts, ChaseRunsAtTheNearestOtherPlayer) {
   auto script = make_script("chase", 9);
   const std::vector<Vec2> others = {{10.0F, 0.0F}, {-30.0F, 0.0F}};
   arena::Input input;
-  script->input(BotView{Vec2{0.0F, 0.0F}, others}, Tick(1), input);
+  script->input(ArenaView{Vec2{0.0F, 0.0F}, others}, Tick(1), input);
   EXPECT_GT(input.move.x, 0.9F);
   EXPECT_NEAR(input.aim, 0.0F, 1e-4F);
   EXPECT_TRUE(input.shoot);
@@ -74,7 +75,7 @@ TEST(BotScripts, ChaseRunsAtTheNearestOtherPlayer) {
 // Steps a script's presence through a minute: a join takes `connect` to be
 // welcomed; returns how many times the bot left or came back, checking
 // every spell on the way.
-int churn_changes(BotScript& script, Duration connect) {
+int churn_changes(ArenaScript& script, Duration connect) {
   int changes = 0;
   Presence p{true, false, Duration::zero()};
   const Duration step = Duration::millis(10);
@@ -134,10 +135,11 @@ TEST(BotSyncCheck, TheArenaPassesOnAPlayedWorld) {
   arena::populate(world);
   arena::spawn_player(world, 1);
   arena::spawn_player(world, 2);
-  const SyncCheckResult result = run_sync_check(world, Tick(100), 1, 77);
+  const auto game = bots::testing::arena_setup();
+  const bots::SyncCheckResult result = bots::run_sync_check(world, Tick(100), 1, {game.get(), game->find("sync-test")}, 77);
   EXPECT_FALSE(result.failure.has_value()) << *result.failure;
   EXPECT_GE(result.checks, 3U);
 }
 
 }  // namespace
-}  // namespace tickwire::bots
+}  // namespace tickwire::arena_bots

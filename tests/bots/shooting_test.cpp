@@ -14,6 +14,9 @@
 namespace tickwire::bots {
 namespace {
 
+using arena_bots::ray_hits_any;
+using arena_bots::ShotLedger;
+
 constexpr std::int32_t kMiss = static_cast<std::int32_t>(arena::ShotResult::kMiss);
 constexpr std::int32_t kHit = static_cast<std::int32_t>(arena::ShotResult::kHit);
 constexpr std::int32_t kTeleported = static_cast<std::int32_t>(arena::ShotResult::kMissTeleported);

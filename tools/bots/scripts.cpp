@@ -5,7 +5,7 @@
 #include <numbers>
 #include <type_traits>
 
-namespace tickwire::bots {
+namespace tickwire::arena_bots {
 namespace {
 
 constexpr float kTau = 2.0F * std::numbers::pi_v<float>;
@@ -48,15 +48,15 @@ CircleSteer steer_around(Vec2 self, Vec2 centre, float radius, bool clockwise) {
 }
 
 // Stands still: a baseline for bandwidth and timing with no corrections.
-class IdleScript final : public BotScript {
+class IdleScript final : public ArenaScript {
  public:
-  void input(const BotView&, Tick, arena::Input& out) override { out = {}; }
+  void input(const ArenaView&, Tick, arena::Input& out) override { out = {}; }
 };
 
-class WanderScript : public BotScript {
+class WanderScript : public ArenaScript {
  public:
   explicit WanderScript(std::uint64_t seed) : wander_(seed) {}
-  void input(const BotView& view, Tick, arena::Input& out) override { wander_.input(view, out); }
+  void input(const ArenaView& view, Tick, arena::Input& out) override { wander_.input(view, out); }
 
  private:
   Wander wander_;
@@ -64,7 +64,7 @@ class WanderScript : public BotScript {
 
 // Circles a point of its own while shooting at it, so projectiles are
 // spawned ahead of the server all the time.
-class StrafeScript final : public BotScript {
+class StrafeScript final : public ArenaScript {
  public:
   explicit StrafeScript(std::uint64_t seed) : rng_(seed) {
     const float room = arena::kHalfSize * 0.6F;
@@ -72,7 +72,7 @@ class StrafeScript final : public BotScript {
     radius_ = uniform(rng_, 4.0F, 10.0F);
     clockwise_ = rng_.chance(0.5);
   }
-  void input(const BotView& view, Tick, arena::Input& out) override {
+  void input(const ArenaView& view, Tick, arena::Input& out) override {
     const CircleSteer c = steer_around(view.self.value_or(centre_), centre_, radius_, clockwise_);
     out.move = c.move;
     out.aim = angle_of({-c.radial.x, -c.radial.y});
@@ -88,10 +88,10 @@ class StrafeScript final : public BotScript {
 
 // Runs at the nearest other player and shoots it: bodies collide and push
 // each other, which is what makes predictions fail and get corrected.
-class ChaseScript final : public BotScript {
+class ChaseScript final : public ArenaScript {
  public:
   explicit ChaseScript(std::uint64_t seed) : rng_(seed), wander_(seed ^ 0x5DEECE66DULL) {}
-  void input(const BotView& view, Tick, arena::Input& out) override {
+  void input(const ArenaView& view, Tick, arena::Input& out) override {
     if (!view.self || view.others.empty()) {
       wander_.input(view, out);
       return;
@@ -161,7 +161,7 @@ class SyncTestScript final : public WanderScript {
 // not push each other: a push is the other machine's to decide, so the
 // shooter's own position would be mispredicted and its shots would start
 // somewhere else on the server than on its screen.
-class ShooterScript : public BotScript {
+class ShooterScript : public ArenaScript {
  public:
   static constexpr std::uint32_t kFireEvery = 12;  // 5 shots a second
   static constexpr float kMaxRange = 30.0F;
@@ -172,7 +172,7 @@ class ShooterScript : public BotScript {
     phase_ = static_cast<std::uint32_t>(rng_.uniform() * kFireEvery);
   }
   bool aims() const override { return true; }
-  void input(const BotView& view, Tick tick, arena::Input& out) override {
+  void input(const ArenaView& view, Tick tick, arena::Input& out) override {
     if (!centre_ && view.self) centre_ = *view.self;
     const Vec2 centre = centre_.value_or(Vec2{});
     const Vec2 self = view.self.value_or(centre);
@@ -223,7 +223,7 @@ class OffTargetScript final : public ShooterScript {
 };
 
 template <class Script>
-std::unique_ptr<BotScript> make(std::uint64_t seed) {
+std::unique_ptr<ArenaScript> make(std::uint64_t seed) {
   if constexpr (std::is_constructible_v<Script, std::uint64_t>) {
     return std::make_unique<Script>(seed);
   } else {
@@ -233,7 +233,7 @@ std::unique_ptr<BotScript> make(std::uint64_t seed) {
 
 }  // namespace
 
-void Wander::input(const BotView& view, arena::Input& out) {
+void Wander::input(const ArenaView& view, arena::Input& out) {
   if (--ticks_to_turn_ <= 0) {
     heading_ = uniform(rng_, 0.0F, kTau);
     ticks_to_turn_ = static_cast<int>(kTicksPerSecond * (1.0 + 2.0 * rng_.uniform()));
@@ -267,7 +267,7 @@ const std::vector<ScriptInfo>& scripts() {
   return all;
 }
 
-std::unique_ptr<BotScript> make_script(std::string_view name, std::uint64_t seed) {
+std::unique_ptr<ArenaScript> make_script(std::string_view name, std::uint64_t seed) {
   for (const ScriptInfo& info : scripts()) {
     if (info.name == name) return info.make(seed);
   }
@@ -280,12 +280,4 @@ std::string script_names() {
   return names;
 }
 
-std::uint64_t bot_seed(std::uint64_t run_seed, std::size_t index) {
-  // splitmix64 of the pair: neighbouring bots get unrelated streams.
-  std::uint64_t z = run_seed * 0x9E3779B97F4A7C15ULL + (std::uint64_t{index} + 1) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
-}  // namespace tickwire::bots
+}  // namespace tickwire::arena_bots

@@ -1,7 +1,8 @@
 #pragma once
-// How a bot plays: one small class per behaviour behind BotScript, found by
-// name. To add one, write the class in scripts.cpp and add a line to the
-// table there.
+// How a bot of the arena plays: one small class per behaviour behind
+// ArenaScript, found by name. To add one, write the class in scripts.cpp
+// and add a line to the table there. The bots runner (tickwire/bots)
+// plays them through the adapter in arena_bots.h.
 //
 // A script is deterministic given its seed and what it is shown: it draws
 // only from its own generator, seeded per bot from --seed and the bot's
@@ -16,37 +17,32 @@
 #include <vector>
 
 #include "tickwire/arena/arena.h"
+#include "tickwire/bots/bots.h"
 #include "tickwire/core/tick.h"
 #include "tickwire/core/time.h"
 #include "tickwire/transport/link_model.h"
 
-namespace tickwire::bots {
+namespace tickwire::arena_bots {
 
 using arena::Vec2;
+using bots::Presence;
 
 // What a bot sees when it picks an input: its avatar and the other players
 // as drawn this frame.
-struct BotView {
+struct ArenaView {
   std::optional<Vec2> self;
   std::span<const Vec2> others;
 };
 
-// Where a bot stands, for scripts that come and go.
-struct Presence {
-  bool joined = false;     // it has a client: connecting or connected
-  bool connected = false;  // the server welcomed it
-  Duration since_change;   // since it joined, was welcomed or left, whichever came last
-};
-
-class BotScript {
+class ArenaScript {
  public:
-  virtual ~BotScript() = default;
-  BotScript() = default;
-  BotScript(const BotScript&) = delete;
-  BotScript& operator=(const BotScript&) = delete;
+  virtual ~ArenaScript() = default;
+  ArenaScript() = default;
+  ArenaScript(const ArenaScript&) = delete;
+  ArenaScript& operator=(const ArenaScript&) = delete;
 
   // The input for one predicted tick; `out` starts neutral.
-  virtual void input(const BotView& view, Tick tick, arena::Input& out) = 0;
+  virtual void input(const ArenaView& view, Tick tick, arena::Input& out) = 0;
   // Asked every frame: whether the bot should be in the game now. Leaving
   // because of it is not a failure.
   virtual bool wants_connected(const Presence& /*presence*/) { return true; }
@@ -62,26 +58,24 @@ class BotScript {
 struct ScriptInfo {
   std::string name;
   std::string description;
-  std::unique_ptr<BotScript> (*make)(std::uint64_t seed);
+  std::unique_ptr<ArenaScript> (*make)(std::uint64_t seed);
 };
 
 // Every script, in the order --help lists them.
 const std::vector<ScriptInfo>& scripts();
 // Null for an unknown name.
-std::unique_ptr<BotScript> make_script(std::string_view name, std::uint64_t seed);
+std::unique_ptr<ArenaScript> make_script(std::string_view name, std::uint64_t seed);
 // "idle, wander, ...".
 std::string script_names();
 
-// The seed of bot `index` in a run seeded with `run_seed`: distinct per
-// bot, and the same on every machine.
-std::uint64_t bot_seed(std::uint64_t run_seed, std::size_t index);
+using bots::bot_seed;
 
 // Walks at random with the odd dash, turning back from the walls. Shared by
 // the scripts that play like it and by the sync test's input.
 class Wander {
  public:
   explicit Wander(std::uint64_t seed) : rng_(seed) {}
-  void input(const BotView& view, arena::Input& out);
+  void input(const ArenaView& view, arena::Input& out);
 
  private:
   transport::SimRng rng_;
@@ -89,4 +83,4 @@ class Wander {
   int ticks_to_turn_ = 0;
 };
 
-}  // namespace tickwire::bots
+}  // namespace tickwire::arena_bots

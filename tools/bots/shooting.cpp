@@ -2,16 +2,7 @@
 
 #include <cmath>
 
-namespace tickwire::bots {
-
-void add_shot_figures(ShotFigures& into, const ShotFigures& from) {
-  into.on_target += from.on_target;
-  into.on_target_hits += from.on_target_hits;
-  into.off_target += from.off_target;
-  into.off_target_hits += from.off_target_hits;
-  into.teleport_blocked += from.teleport_blocked;
-  into.unresolved += from.unresolved;
-}
+namespace tickwire::arena_bots {
 
 bool ray_hits_any(arena::Vec2 origin, float aim, std::span<const arena::Vec2> targets) {
   // In double, as the server's narrow phase: a ray tangent to a circle hits.
@@ -65,4 +56,4 @@ void ShotLedger::close() {
   pending_.clear();
 }
 
-}  // namespace tickwire::bots
+}  // namespace tickwire::arena_bots

@@ -11,25 +11,12 @@
 #include <span>
 
 #include "tickwire/arena/arena.h"
+#include "tickwire/bots/bots.h"
 #include "tickwire/core/tick.h"
 
-namespace tickwire::bots {
+namespace tickwire::arena_bots {
 
-struct ShotFigures {
-  std::uint64_t on_target = 0;  // judged by the server
-  std::uint64_t on_target_hits = 0;
-  std::uint64_t off_target = 0;
-  std::uint64_t off_target_hits = 0;
-  // Refused by the respawn rules, and left out of registration: on target
-  // but the target respawned after the view time, or fired from a life
-  // that had already ended on the server (arena::ShotResult::kVoid).
-  std::uint64_t teleport_blocked = 0;
-  // Fired but never judged, or judged in a snapshot the bot never got (the
-  // input came too late and a stand-in ran, or a newer result replaced it).
-  std::uint64_t unresolved = 0;
-};
-
-void add_shot_figures(ShotFigures& into, const ShotFigures& from);
+using bots::ShotFigures;
 
 // Whether a ray from `origin` at angle `aim` (radians) enters any circle of
 // radius arena::kPlayerRadius around `targets` within the weapon's range.
@@ -53,4 +40,4 @@ class ShotLedger {
   ShotFigures figures_;
 };
 
-}  // namespace tickwire::bots
+}  // namespace tickwire::arena_bots

@@ -169,12 +169,12 @@ std::shared_ptr<ArenaView> make_arena_view(ViewerSpec& spec) {
     in.dash = c.shift;
     st->send(in, tick, record);
   };
-  for (const bots::ScriptInfo& info : bots::scripts()) {
+  for (const arena_bots::ScriptInfo& info : arena_bots::scripts()) {
     spec.scripts.push_back({info.name, info.description, [st, make = info.make](std::uint64_t seed) -> InputFn {
-                              std::shared_ptr<bots::BotScript> script = make(seed);
+                              std::shared_ptr<arena_bots::ArenaScript> script = make(seed);
                               return [st, script](const Controls&, Tick tick, snapshot::Record& record) {
                                 arena::Input in;
-                                script->input(bots::BotView{st->self, st->others}, tick, in);
+                                script->input(arena_bots::ArenaView{st->self, st->others}, tick, in);
                                 st->send(in, tick, record);
                               };
                             }});

@@ -12,6 +12,7 @@
 
 #include "bot.h"
 #include "evil.h"
+#include "game_setup.h"
 #include "metrics.h"
 #include "options.h"
 #include "tickwire/transport/enet_transport.h"
@@ -21,7 +22,7 @@ namespace tickwire::bots {
 class Fleet {
  public:
   // Throws std::invalid_argument for a bad configuration.
-  Fleet(const Options& options, std::shared_ptr<spdlog::logger> logger);
+  Fleet(const Options& options, std::shared_ptr<const GameSetup> game, std::shared_ptr<spdlog::logger> logger);
 
   // Starts the bots whose turn has come (counted from the first call) and
   // updates every started one.

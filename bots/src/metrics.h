@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "shooting.h"
+#include "tickwire/bots/bots.h"
 #include "tickwire/timesync/input_margins.h"
 
 namespace tickwire::bots {

@@ -1,15 +1,17 @@
 #pragma once
 // The prediction sync test run on a live bot: takes the bot's predicted
 // world as it stands, and replays it through prediction::SyncTest (rolled
-// back and simulated again every few ticks, checksums compared) with the
-// arena game and wander-like inputs. A difference means the game's
-// simulate is not deterministic on the states real play reaches, which
-// scripted unit worlds may never reach.
+// back and simulated again every few ticks, checksums compared) with a
+// game object of its own and inputs from a fresh script of the bot's kind.
+// A difference means the game's simulate is not deterministic on the
+// states real play reaches, which scripted unit worlds may never reach.
 
 #include <cstdint>
 #include <optional>
 #include <string>
 
+#include "game_setup.h"
+#include "tickwire/bots/bots.h"
 #include "tickwire/core/tick.h"
 #include "tickwire/snapshot/world.h"
 
@@ -25,10 +27,16 @@ struct SyncCheckResult {
   std::optional<std::string> failure;  // the first desync, described
 };
 
+// The game to test and the script whose kind draws the inputs.
+struct SyncCheckGame {
+  const GameSetup* game = nullptr;
+  const ScriptInfo* script = nullptr;
+};
+
 // `world` is the bot's predicted world at `tick`, `player` its client id,
-// `seed` picks the inputs. Entities predicted locally and not yet
+// `seed` seeds the inputs' script. Entities predicted locally and not yet
 // confirmed by the server (ids of 65536 and up) are left out.
-SyncCheckResult run_sync_check(const snapshot::World& world, Tick tick, std::uint32_t player, std::uint64_t seed,
-                               SyncCheckConfig config = {});
+SyncCheckResult run_sync_check(const snapshot::World& world, Tick tick, std::uint32_t player, SyncCheckGame game,
+                               std::uint64_t seed, SyncCheckConfig config = {});
 
 }  // namespace tickwire::bots

@@ -22,8 +22,9 @@ double ms(Duration d) { return d.millis_f(); }
 
 }  // namespace
 
-Bot::Bot(BotConfig config) : config_(std::move(config)), script_(make_script(config_.script, config_.seed)) {
-  if (!script_) throw std::invalid_argument("unknown script '" + config_.script + "'");
+Bot::Bot(BotConfig config) : config_(std::move(config)) {
+  if (!config_.game || config_.script == nullptr) throw std::invalid_argument("a bot needs a game and a script");
+  script_ = config_.script->make(config_.seed);
 }
 
 Bot::~Bot() = default;
@@ -41,7 +42,7 @@ void Bot::update(Time now) {
   }
   pump(now);
   if (!client_) return;
-  see(*client_);
+  if (script_->observes()) script_->observe(view_of(client_->authoritative_world()));
   maybe_check_sync(now);
 }
 
@@ -111,7 +112,7 @@ void Bot::join(Time now) {
   cc.input_interval = config_.input_interval;
   cc.snapshot_codebook = config_.codebook;
   cc.adaptive_snapshot_models = config_.adaptive_models;
-  game_ = std::make_unique<arena::Game>();
+  game_ = config_.game->make_game();
   client_ = std::make_unique<client::Client>(
       std::move(wire), *game_, [this](Tick tick, snapshot::Record& r) { sample_input(tick, r); }, cc);
   if (auto started = client_->connect(config_.server, now); !started) {
@@ -137,9 +138,7 @@ void Bot::retire(Time now) {
   socket_ = nullptr;
   client_.reset();
   game_.reset();
-  self_.reset();
-  others_.clear();
-  shots_.close();
+  script_->client_closed();
   aim_interpolator_.reset();
   aim_world_.reset();
 }
@@ -169,83 +168,33 @@ void Bot::handle(const client::ClientEvent& event, Time now) {
   }
 }
 
-void Bot::see(const client::Client& c) {
-  const arena::Schema& s = arena::schema();
-  const snapshot::World& view = c.view();
-  const std::optional<snapshot::EntityId> avatar = c.avatar();
-  self_.reset();
-  others_.clear();
-  for (const snapshot::EntityId id : view.entities(s.player_type)) {
-    const Vec2 position = view.get(id, s.player_position);
-    if (avatar && id == *avatar) {
-      self_ = position;
-    } else {
-      others_.push_back(position);
-    }
-  }
-  if (script_->aims()) read_shot_result(c);
+BotView Bot::view_of(const snapshot::World& world) const {
+  BotView view{world, client_->avatar(), config_.game->schema, config_.game->input_type, client_->client_id()};
+  view.predicted = client_->predicted_world();
+  return view;
 }
 
-void Bot::read_shot_result(const client::Client& c) {
-  const arena::Schema& s = arena::schema();
-  const std::optional<std::uint32_t> me = c.client_id();
-  if (!me) return;
-  // The newest state decoded: the shot entity is never predicted, and the
-  // interpolated view would show its result an interpolation delay late.
-  const snapshot::World& world = c.authoritative_world();
-  if (const auto shot = arena::find_shot(world, *me)) {
-    shots_.judged(world.get(*shot, s.shot_tick), world.get(*shot, s.shot_result));
-  }
-}
-
-BotView Bot::aiming_view() {
-  aim_self_.reset();
-  aim_others_.clear();
-  if (!client_) return {};
-  const arena::Schema& s = arena::schema();
+bool Bot::sample_at_view_time() {
   if (!aim_interpolator_) {
-    aim_interpolator_ = std::make_unique<snapshot::Interpolator>(s.schema);
-    aim_world_ = std::make_unique<snapshot::World>(s.schema);
+    aim_interpolator_ = std::make_unique<snapshot::Interpolator>(config_.game->schema);
+    aim_world_ = std::make_unique<snapshot::World>(config_.game->schema);
   }
   // Inside the client's tick: interpolation_time() is the view time this
-  // input claims, and the predicted world is at the tick before it, where
-  // the server's shot starts.
-  const std::optional<snapshot::EntityId> avatar = client_->avatar();
-  if (const snapshot::World* predicted = client_->predicted_world();
-      predicted != nullptr && avatar && predicted->contains(*avatar)) {
-    aim_self_ = predicted->get(*avatar, s.player_position);
-  }
-  // Aims only at players drawn between two real states. Held before the
-  // oldest state or extrapolated past the newest (while the interpolation
-  // delay settles, or when snapshots stall), the view is a guess at where
-  // they were, not what the server had at the claimed time: no target.
-  if (aim_interpolator_->sample(client_->receiver(), client_->interpolation_time().ticks_f(), *aim_world_) !=
-      snapshot::SampleMode::kInterpolated) {
-    return BotView{aim_self_, {}};
-  }
-  for (const snapshot::EntityId id : aim_world_->entities(s.player_type)) {
-    if (avatar && id == *avatar) continue;
-    aim_others_.push_back(aim_world_->get(id, s.player_position));
-  }
-  return BotView{aim_self_, aim_others_};
+  // input claims.
+  return aim_interpolator_->sample(client_->receiver(), client_->interpolation_time().ticks_f(), *aim_world_) ==
+         snapshot::SampleMode::kInterpolated;
 }
 
 void Bot::sample_input(Tick tick, snapshot::Record& record) {
   ++sampled_;
-  arena::Input input;
-  if (!script_->aims()) {
-    script_->input(BotView{self_, others_}, tick, input);
-    arena::to_record(input, record);
+  if (!script_->views_at_input_time()) {
+    script_->input(view_of(client_->view()), tick, record);
     return;
   }
-  const BotView view = aiming_view();
-  script_->input(view, tick, input);
-  arena::to_record(input, record);
-  if (input.fire && view.self) {
-    // Scored as sent: the aim after the wire's quantization.
-    const arena::Input sent = arena::from_record(record);
-    shots_.fired(tick, ray_hits_any(*view.self, sent.aim, view.others));
-  }
+  const bool interpolated = sample_at_view_time();
+  BotView view = view_of(*aim_world_);
+  view.interpolated = interpolated;
+  script_->input(view, tick, record);
 }
 
 void Bot::maybe_check_sync(Time now) {
@@ -255,7 +204,8 @@ void Bot::maybe_check_sync(Time now) {
   const std::optional<Tick> tick = client_->predicted_tick();
   const std::optional<std::uint32_t> player = client_->client_id();
   if (world == nullptr || !tick || !player) return;
-  const SyncCheckResult result = run_sync_check(*world, *tick, *player, config_.seed + sync_checks_);
+  const SyncCheckResult result =
+      run_sync_check(*world, *tick, *player, {config_.game.get(), config_.script}, config_.seed + sync_checks_);
   sync_checks_ += result.checks;
   if (result.failure) {
     ++desyncs_;
@@ -306,7 +256,7 @@ WireFigures Bot::wire_figures() const {
 BotFigures Bot::figures(Time now) const {
   BotFigures f = client_counters(now);
   add_counters(f, retired_);
-  f.shots = shots_.figures();
+  f.shots = script_->shots();
   f.sync_checks = sync_checks_;
   f.desyncs = desyncs_;
   return f;

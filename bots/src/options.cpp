@@ -4,16 +4,14 @@
 #include <iostream>
 
 #include "evil_scripts.h"
-#include "scripts.h"
-#include "tickwire/arena/arena.h"
-#include "tickwire/snapshot/codebook.h"
+#include "game_setup.h"
 
 namespace tickwire::bots {
 namespace {
 
-std::string script_help() {
+std::string script_help(const std::vector<ScriptInfo>& scripts) {
   std::string text = "How every bot plays:";
-  for (const ScriptInfo& info : scripts()) text += "\n  " + info.name + ": " + info.description;
+  for (const ScriptInfo& info : scripts) text += "\n  " + info.name + ": " + info.description;
   text += "\nEvil (hostile clients, each expected to be disconnected):";
   for (const EvilScriptInfo& info : evil_scripts()) text += "\n  " + info.name + ": " + info.description;
   return text;
@@ -21,13 +19,18 @@ std::string script_help() {
 
 }  // namespace
 
-std::variant<Options, int> parse_options(int argc, const char* const* argv) {
+std::variant<Options, int> parse_options(int argc, const char* const* argv, const BotsSpec& spec) {
   Options o;
+  const std::vector<ScriptInfo> scripts = all_scripts(spec);
+  o.script = !spec.default_script.empty() ? spec.default_script
+                                          : (spec.scripts.empty() ? "generic-walk" : spec.scripts.front().name);
   tools::LinkOptions link;
-  CLI::App app{
-      "tickwire-bots: runs many scripted clients of the arena game in one process against a Tickwire server, "
-      "measures what they see, and passes or fails the run against thresholds (exit 0 pass, 1 fail, 2 bad flags).",
-      "tickwire-bots"};
+  const std::string game = spec.game_name.empty() ? "a game" : spec.game_name;
+  CLI::App app{spec.program + ": runs many scripted clients of " + game +
+                   " in one process against a Tickwire server, measures what they see, and passes or fails the run "
+                   "against thresholds (exit 0 pass, 1 fail, 2 bad flags).",
+               spec.program};
+  if (!spec.game_version.empty()) app.set_version_flag("--version", spec.program + " " + spec.game_version);
   app.get_formatter()->column_width(34);
   app.add_option("--connect", o.connect, "Server address HOST:PORT")->capture_default_str();
   app.add_option("--bots", o.bots, "Number of bots")->capture_default_str()->check(CLI::Range(1, 4096));
@@ -37,9 +40,10 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
   app.add_option("--ramp", o.ramp_s, "Seconds over which the bots connect, evenly spaced")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 3600.0));
-  app.add_option("--script", o.script, script_help())->capture_default_str()->check(CLI::IsMember([] {
+  auto* script = app.add_option("--script", o.script, script_help(scripts))->capture_default_str();
+  script->check(CLI::IsMember([&scripts] {
     std::vector<std::string> names;
-    for (const ScriptInfo& info : scripts()) names.push_back(info.name);
+    for (const ScriptInfo& info : scripts) names.push_back(info.name);
     for (const EvilScriptInfo& info : evil_scripts()) names.push_back(info.name);
     return names;
   }()));
@@ -143,12 +147,24 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
       ->group(client);
   auto* codebook = app.add_option("--codebook", o.codebook_file,
                                   "The snapshot codebook the server codes with (the file given to tickwire-server "
-                                  "--codebook); default: the one the arena ships")
+                                  "--codebook); default: the one the game ships")
                        ->type_name("FILE")
                        ->group(client);
   app.add_flag("--adaptive-models", o.adaptive_models,
                "Expect snapshots coded with adaptive models (a server run with --adaptive-models or --train-codebook)")
       ->excludes(codebook)
+      ->group(client);
+  app.add_option("--schema", o.schema_file,
+                 "Play with no game code: build the game from this schema file (snapshot::save_schema) and draw "
+                 "inputs within its input fields' ranges (needs --thin; the generic-* scripts)")
+      ->type_name("FILE")
+      ->group(client);
+  app.add_option("--write-schema", o.write_schema,
+                 "Write the game's schema to FILE (for --schema runs elsewhere, with no game code) and exit")
+      ->type_name("FILE")
+      ->group(client);
+  app.add_option("--input-type", o.input_type, "With --schema: the record type sent as input, when it has several")
+      ->type_name("NAME")
       ->group(client);
 
   try {
@@ -156,32 +172,25 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
+  o.script_given = script->count() > 0;
   auto server = transport::Address::parse(o.connect);
   if (!server) {
-    std::cerr << "tickwire-bots: --connect: " << server.error().detail << "\n";
+    std::cerr << spec.program << ": --connect: " << server.error().detail << "\n";
     return 2;
   }
   o.server = *server;
   if (!o.token_key_file.empty()) {
     auto key = transport::TokenKey::load(o.token_key_file);
     if (!key) {
-      std::cerr << "tickwire-bots: --token-key-file: " << key.error().detail << "\n";
+      std::cerr << spec.program << ": --token-key-file: " << key.error().detail << "\n";
       return 2;
     }
     o.token_key = key.value();
   }
-  if (!o.codebook_file.empty()) {
-    auto book = snapshot::load_codebook(o.codebook_file, arena::schema().schema);
-    if (!book) {
-      std::cerr << "tickwire-bots: --codebook " << book.error().detail << "\n";
-      return 2;
-    }
-    o.codebook = std::move(book).value();
-  }
   if (!evil_mix.empty()) {
     auto mix = parse_evil_mix(evil_mix);
     if (const std::string* error = std::get_if<std::string>(&mix)) {
-      std::cerr << "tickwire-bots: --evil: " << *error << "\n";
+      std::cerr << spec.program << ": --evil: " << *error << "\n";
       return 2;
     }
     o.evil = std::get<0>(std::move(mix));
@@ -194,7 +203,7 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
   if (link.any()) {
     auto resolved = tools::resolve_link(link, tools::ProbabilityUnit::kPercent);
     if (!resolved) {
-      std::cerr << "tickwire-bots: " << resolved.error().detail << "\n";
+      std::cerr << spec.program << ": " << resolved.error().detail << "\n";
       return 2;
     }
     o.link = std::move(resolved).value();

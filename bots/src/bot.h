@@ -1,5 +1,5 @@
 #pragma once
-// One bot: a full client runtime with its own arena game object and its own
+// One bot: a full client runtime with its own game object and its own
 // UDP socket (optionally behind a ConditionedTransport), driven by a
 // script. It keeps its figures across the clients it uses: a bot that
 // leaves and rejoins gets a fresh client, and the old one's counters are
@@ -14,10 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "game_setup.h"
 #include "metrics.h"
-#include "scripts.h"
-#include "shooting.h"
-#include "tickwire/arena/arena.h"
+#include "tickwire/bots/bots.h"
 #include "tickwire/client/client.h"
 #include "tickwire/core/time.h"
 #include "tickwire/snapshot/interpolator.h"
@@ -32,7 +31,8 @@ struct BotConfig {
   std::size_t index = 0;
   std::uint64_t seed = 1;  // the bot's own, from bot_seed()
   std::string name;
-  std::string script;
+  std::shared_ptr<const GameSetup> game;
+  const ScriptInfo* script = nullptr;  // one of game->scripts
   transport::Address server;
   // Impairments applied inside this bot's transport; none: a plain socket.
   std::optional<transport::ConditionedConfig> link;
@@ -51,7 +51,7 @@ struct BotConfig {
 
 class Bot {
  public:
-  // Throws std::invalid_argument for an unknown script.
+  // Throws std::invalid_argument without a game or a script.
   explicit Bot(BotConfig config);
   ~Bot();
   Bot(const Bot&) = delete;
@@ -91,19 +91,20 @@ class Bot {
   void retire(Time now);  // keeps the client's counters, drops the client
   void handle(const client::ClientEvent& event, Time now);
   void pump(Time now);  // updates the client and handles its events
-  void see(const client::Client& c);
   void maybe_check_sync(Time now);
   void sample_input(Tick tick, snapshot::Record& record);
-  // For a script that aims: the view at the claimed view time (scripts.h).
-  BotView aiming_view();
-  void read_shot_result(const client::Client& c);
+  // For a script that views_at_input_time(): the others interpolated at
+  // the view time the input claims, into aim_world_; whether they lie
+  // between two real states.
+  bool sample_at_view_time();
+  BotView view_of(const snapshot::World& world) const;
   BotFigures client_counters(Time now) const;
   // What crossed this client's socket so far.
   WireFigures wire_figures() const;
 
   BotConfig config_;
   std::unique_ptr<BotScript> script_;
-  std::unique_ptr<arena::Game> game_;
+  std::unique_ptr<prediction::NetGame> game_;
   std::unique_ptr<client::Client> client_;
   transport::ConditionedTransport* link_ = nullptr;  // inside client_, when conditioned
   transport::EnetTransport* socket_ = nullptr;       // inside client_, when not
@@ -124,16 +125,9 @@ class Bot {
   std::uint64_t sync_checks_ = 0;
   std::uint64_t desyncs_ = 0;
   std::string first_desync_;
-  // What the script sees, refreshed after every client update.
-  std::optional<Vec2> self_;
-  std::vector<Vec2> others_;
-  // Aiming: the other players interpolated at the input's view time, and
-  // the hitscan shots fired and judged.
+  // Views at the input's claimed view time (views_at_input_time()).
   std::unique_ptr<snapshot::Interpolator> aim_interpolator_;
   std::unique_ptr<snapshot::World> aim_world_;
-  std::optional<Vec2> aim_self_;
-  std::vector<Vec2> aim_others_;
-  ShotLedger shots_;
 };
 
 }  // namespace tickwire::bots

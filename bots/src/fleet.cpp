@@ -4,7 +4,7 @@
 
 namespace tickwire::bots {
 
-Fleet::Fleet(const Options& options, std::shared_ptr<spdlog::logger> logger)
+Fleet::Fleet(const Options& options, std::shared_ptr<const GameSetup> game, std::shared_ptr<spdlog::logger> logger)
     : ramp_(Duration::micros(static_cast<std::int64_t>(options.ramp_s * 1e6))) {
   const auto count = static_cast<std::size_t>(options.bots);
   bots_.reserve(count);
@@ -13,7 +13,8 @@ Fleet::Fleet(const Options& options, std::shared_ptr<spdlog::logger> logger)
     config.index = i;
     config.seed = bot_seed(options.seed, i);
     config.name = options.name + "-" + std::to_string(i);
-    config.script = options.script;
+    config.game = game;
+    config.script = game->find(options.script);
     config.server = options.server;
     if (options.link) config.link = transport::ConditionedConfig{options.link->up, options.link->down, config.seed};
     config.schema_hash = options.schema_hash;
@@ -35,6 +36,7 @@ Fleet::Fleet(const Options& options, std::shared_ptr<spdlog::logger> logger)
       config.seed = bot_seed(options.seed ^ 0xE7037ED1A0B428DBULL, i);
       config.name = options.name + "-" + script + "-" + std::to_string(i);
       config.script = find_evil_script(script);
+      config.game = game;
       config.server = options.server;
       config.token_key = options.token_key;
       config.timeout = Duration::micros(static_cast<std::int64_t>(options.timeout_s * 1e6));

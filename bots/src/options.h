@@ -12,6 +12,7 @@
 
 #include "link_flags.h"
 #include "thresholds.h"
+#include "tickwire/bots/bots.h"
 #include "tickwire/snapshot/body_models.h"
 #include "tickwire/transport/address.h"
 #include "tickwire/transport/connect_token.h"
@@ -32,7 +33,8 @@ struct Options {
   int bots = 4;
   double duration_s = 10.0;
   double ramp_s = 0.0;
-  std::string script = "wander";
+  std::string script;  // the spec's default unless --script
+  bool script_given = false;
   std::uint64_t seed = 1;
   // Applied inside each bot's transport; none: the bots add no impairment.
   std::optional<tools::ResolvedLink> link;
@@ -50,6 +52,12 @@ struct Options {
   // Ticks of input per input packet (client::ClientConfig::input_interval),
   // up to kMaxInputInterval.
   int input_interval = 1;
+  // Thin bots with no game code: the schema file (snapshot/schema_file.h)
+  // and the record type sent as input (needed when it has several).
+  std::string schema_file;
+  std::string input_type;
+  // Write the game's schema to this file and exit (--write-schema).
+  std::string write_schema;
   // The server's snapshot codebook (tickwire-server --codebook); unset: none.
   std::string codebook_file;
   std::shared_ptr<const snapshot::ModelState> codebook;
@@ -64,7 +72,9 @@ struct Options {
 };
 
 // The options, or the exit status to leave with (0 after --help, 2 for a
-// bad flag) once the message has been printed.
-std::variant<Options, int> parse_options(int argc, const char* const* argv);
+// bad flag) once the message has been printed. Script names are checked
+// against every script `spec` offers and the evil ones; --codebook and
+// --schema are loaded later, by make_game_setup.
+std::variant<Options, int> parse_options(int argc, const char* const* argv, const BotsSpec& spec);
 
 }  // namespace tickwire::bots

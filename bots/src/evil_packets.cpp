@@ -1,6 +1,5 @@
 #include "evil_packets.h"
 
-#include "tickwire/arena/arena.h"
 #include "tickwire/core/keep_alive.h"
 #include "tickwire/core/serialize.h"
 #include "tickwire/prediction/input_packet.h"
@@ -12,10 +11,10 @@ constexpr std::size_t kMaxDatagram = 1200;
 
 }  // namespace
 
-std::vector<std::uint8_t> PacketForge::hello(const std::string& name) {
+std::vector<std::uint8_t> PacketForge::hello(const std::string& name) const {
   PacketPrefix prefix;
   prefix.type = PacketType::kHello;
-  Hello body{protocol_fingerprint(kProtocolVersion, arena::Game::protocol_schema_hash()),
+  Hello body{protocol_fingerprint(kProtocolVersion, game_->hello_schema_hash),
              name.substr(0, kMaxClientNameLength)};
   BitWriter w(256);
   serialize(w, prefix);
@@ -39,19 +38,17 @@ void PacketForge::receive(std::span<const std::uint8_t> bytes, Time now) {
 }
 
 std::vector<std::uint8_t> PacketForge::inputs(Tick first_tick, std::size_t count, Time now) {
-  const arena::Schema& s = arena::schema();
   prediction::InputPacket packet;
   packet.first_tick = first_tick;
-  packet.inputs.assign(count, arena::to_record(arena::Input{}));
+  packet.inputs.assign(count, snapshot::Record(game_->schema, game_->input_type));
   PacketHeader header = channel_.next_header(PacketType::kInput, now);
   BitWriter w(kMaxDatagram);
-  if (!serialize(w, header) || !prediction::serialize_input_packet(w, packet, s.schema, s.input_type)) return {};
+  if (!serialize(w, header) || !prediction::serialize_input_packet(w, packet, game_->schema, game_->input_type)) return {};
   return w.take();
 }
 
 std::vector<std::uint8_t> PacketForge::out_of_range_input(Tick first_tick, Time now) {
-  const arena::Schema& s = arena::schema();
-  const snapshot::TypeSpec& spec = s.schema.type(s.input_type);
+  const snapshot::TypeSpec& spec = game_->schema.type(game_->input_type);
   PacketHeader header = channel_.next_header(PacketType::kInput, now);
   BitWriter w(kMaxDatagram);
   // The body's layout by hand (input_packet.h): first tick, count - 1,

@@ -26,6 +26,7 @@ struct EvilBotConfig {
   std::uint64_t seed = 1;
   std::string name;
   const EvilScriptInfo* script = nullptr;
+  std::shared_ptr<const GameSetup> game;  // whose protocol it speaks
   transport::Address server;
   std::optional<transport::TokenKey> token_key;  // set: evil bots hold valid tokens too
   Duration timeout = Duration::seconds(5);       // the bots' --timeout
@@ -35,7 +36,7 @@ struct EvilBotConfig {
 
 class EvilBot {
  public:
-  // Throws std::invalid_argument without a script.
+  // Throws std::invalid_argument without a script or a game.
   explicit EvilBot(EvilBotConfig config);
 
   // Once per frame; the first call connects.

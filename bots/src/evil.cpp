@@ -19,10 +19,14 @@ constexpr std::size_t kRedundantInputs = 3;  // as an honest client repeats unac
 // mute bot that hears from the server again was not timed out.
 constexpr Duration kMuteMargin = Duration::seconds(2);
 
+const GameSetup& game_of(const EvilBotConfig& config) {
+  if (config.script == nullptr || !config.game) throw std::invalid_argument("evil bot without a script or a game");
+  return *config.game;
+}
+
 }  // namespace
 
-EvilBot::EvilBot(EvilBotConfig config) : config_(std::move(config)), rng_(config_.seed) {
-  if (config_.script == nullptr) throw std::invalid_argument("evil bot without a script");
+EvilBot::EvilBot(EvilBotConfig config) : config_(std::move(config)), forge_(game_of(config_)), rng_(config_.seed) {
   kind_ = config_.script->kind;
   end_.script = config_.script->name;
 }
@@ -90,7 +94,7 @@ void EvilBot::take_events(Time now) {
         connected_ = true;
         end_.reached_server = true;
         // A staller opens the connection and never says hello.
-        if (kind_ != EvilKind::kStall) send(Delivery::kReliableOrdered, PacketForge::hello(config_.name), now);
+        if (kind_ != EvilKind::kStall) send(Delivery::kReliableOrdered, forge_.hello(config_.name), now);
         break;
       case TransportEvent::Type::kReceived:
         if (event->delivery == Delivery::kUnreliable) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "game_setup.h"
 #include "tickwire/core/handshake.h"
 #include "tickwire/core/packet_channel.h"
 #include "tickwire/core/tick.h"
@@ -19,8 +20,11 @@ namespace tickwire::bots {
 
 class PacketForge {
  public:
-  // The Hello an honest client of the arena sends.
-  static std::vector<std::uint8_t> hello(const std::string& name);
+  // `game` must outlive the forge.
+  explicit PacketForge(const GameSetup& game) : game_(&game) {}
+
+  // The Hello an honest client of the game sends.
+  std::vector<std::uint8_t> hello(const std::string& name) const;
   // The server's Welcome, or nothing for any other message.
   static std::optional<Welcome> welcome(std::span<const std::uint8_t> bytes);
 
@@ -38,6 +42,7 @@ class PacketForge {
   std::vector<std::uint8_t> keep_alive(Time now);
 
  private:
+  const GameSetup* game_;
   PacketChannel channel_;
 };
 
