@@ -23,8 +23,8 @@ void drain(Session& s) {
 
 bool write_trained_codebook(Session& s) {
   if (!s.trainer) return true;
-  const auto book = s.trainer->codebook();
-  if (auto ok = snapshot::save_codebook(s.opt.train_codebook, *book, s.game.schema()); !ok) {
+  // A trainer that saw no snapshot refuses to write its untrained codebook.
+  if (auto ok = s.trainer->save(s.opt.train_codebook, s.game.schema()); !ok) {
     s.log->error("--train-codebook {}", ok.error().detail);
     return false;
   }

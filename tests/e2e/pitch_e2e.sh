@@ -56,10 +56,15 @@ if [ ! -x "$server_bin" ]; then
   exit 0
 fi
 
-# 3. The server on loopback, with the schema file for generic clients.
+# 3. The server on loopback. The schema file for generic clients comes
+# from the game's bots binary (or its server, whichever offers it).
 port=${PITCH_E2E_PORT:-$((20000 + ($$ + 11) % 20000))}
 schema_args=()
-if "$server_bin" --help 2>&1 | grep -q -- "--write-schema"; then schema_args=(--write-schema "$work/pitch.schema"); fi
+if [ -x "$bots_bin" ] && "$bots_bin" --help 2>&1 | grep -q -- "--write-schema"; then
+  run "$work/schema.log" "$bots_bin" --write-schema "$work/pitch.schema" || fail "pitch-bots --write-schema"
+elif "$server_bin" --help 2>&1 | grep -q -- "--write-schema"; then
+  schema_args=(--write-schema "$work/pitch.schema")
+fi
 "$server_bin" --bind 127.0.0.1 --port "$port" --tick-rate 30 --stats-interval 1 --stats-json "$work/stats.jsonl" \
   "${schema_args[@]}" >"$work/server.log" 2>&1 &
 server_pid=$!
@@ -71,29 +76,34 @@ grep -q "listening on" "$work/server.log" || { cat "$work/server.log"; fail "pit
 ok "pitch-server listening on 127.0.0.1:$port at 30 Hz"
 
 if [ -x "$bots_bin" ]; then
-  timeout 30 "$bots_bin" --connect "127.0.0.1:$port" --bots 8 --duration 4 --ramp 0.5 \
-    --report-json "$work/bots.json" >"$work/bots.log" 2>&1
+  # The team: chasers, defenders and wanderers; each checks its prediction
+  # with the sync test now and then.
+  timeout 30 "$bots_bin" --connect "127.0.0.1:$port" --bots 8 --duration 5 --ramp 0.5 --script team \
+    --max-disconnects 0 --max-late-inputs 0.02 --report-json "$work/bots.json" >"$work/bots.log" 2>&1
   status=$?
   [ "$status" -eq 0 ] || { cat "$work/bots.log" "$work/server.log"; fail "pitch-bots exited with $status"; }
   python3 - "$work/bots.json" <<'PY' || { cat "$work/bots.log"; fail "pitch-bots' report over its thresholds"; }
 import json, sys
 r = json.load(open(sys.argv[1]))
 s = r["summary"]
-assert s["connected"] == 8, s
-assert s["still_connected"] == 8, s
-assert s.get("disconnects", 0) == 0, s
-print("bots: 8 connected, 8 stayed, rtt p50 %s ms" % s.get("rtt_ms_p50", "?"))
+assert s["connected"] == 8 and s["still_connected"] == 8, s
+assert s["disconnects"] == 0, s
+assert s.get("desyncs", 0) == 0, s
+assert s.get("hard_resets", 0) == 0, s
+print("bots: 8 connected and stayed, %s sync checks, %s desyncs, %.0f mispredictions/min"
+      % (s.get("sync_checks"), s.get("desyncs"), s.get("mispredictions_per_min", 0)))
 PY
-  ok "8 pitch bots for 4 s: all connected, none dropped"
+  ok "8 pitch bots for 5 s: all connected and stayed, no desync"
 else
   skip "pitch-bots: this Tickwire has no tickwire::bots"
 fi
 
-# 4. Tickwire's generic thin bots, which know the game only by its schema file.
+# 4. Tickwire's generic thin bots, which know the game only by its schema
+# file: the whole protocol, inputs drawn within the input fields' ranges.
 if [ -n "$thin_bots_bin" ] && [ -x "$thin_bots_bin" ] && "$thin_bots_bin" --help 2>&1 | grep -q -- "--thin" \
    && [ -s "$work/pitch.schema" ]; then
   timeout 30 "$thin_bots_bin" --connect "127.0.0.1:$port" --thin --schema "$work/pitch.schema" --bots 8 \
-    --duration 3 --ramp 0.5 >"$work/thin.log" 2>&1
+    --script generic-walk --duration 3 --ramp 0.5 --max-disconnects 0 >"$work/thin.log" 2>&1
   status=$?
   [ "$status" -eq 0 ] || { cat "$work/thin.log"; fail "thin bots exited with $status"; }
   grep -Eq "^  still connected +8$" "$work/thin.log" || { cat "$work/thin.log"; fail "not every thin bot stayed"; }
