@@ -78,7 +78,12 @@ Input defend_goal(const snapshot::World& world, EntityId me) {
   if (length(sub(at->ball, at->me)) < 5.0F || length(sub(at->ball, goal)) < 8.0F) {
     return play_towards(*at, Vec2{-own_goal_x(at->team), at->ball.y});
   }
-  const Vec2 guard = add(goal, scale(unit(sub(at->ball, goal)), 4.0F));
+  // Defenders of one team spread across the goal by owner, side by side
+  // rather than in one heap pushing each other. Joins alternate between
+  // the teams, so a team's owners step by two.
+  const Vec2 out = unit(sub(at->ball, goal));
+  const auto lane = (static_cast<float>(world.get(me, schema().player_owner) / 2 % 4) - 1.5F) * 2.0F;
+  const Vec2 guard = add(add(goal, scale(out, 4.0F)), scale(Vec2{-out.y, out.x}, lane));
   return Input{run_to(at->me, guard), false};
 }
 
