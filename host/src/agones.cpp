@@ -46,43 +46,46 @@ AgonesRest::AgonesRest(const AgonesConfig& config) : config_(config) {}
 bool valid_agones_key(std::string_view key) {
   if (key.empty() || key.size() > 253) return false;
   for (const char c : key) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                    c == '_' || c == '-';
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
     if (!ok) return false;
   }
   return true;
 }
 
-Result<void> AgonesRest::post(const std::string& path, const std::string& body, int also_ok) {
+Result<void> AgonesRest::post(const std::string& path, const std::string& body) {
   auto client = make_client(config_);
   const auto result = client.Post(path, body, "application/json");
-  if (!result || (result->status != 200 && result->status != also_ok)) return http_error(path, result);
-  return {};
-}
-
-Result<void> AgonesRest::patch(const std::string& path, const std::string& body) {
-  auto client = make_client(config_);
-  const auto result = client.Patch(path, body, "application/json");
   if (!result || result->status != 200) return http_error(path, result);
   return {};
 }
 
-Result<void> AgonesRest::set_counter_count(const std::string& key, std::int64_t count) {
-  return patch("/v1beta1/counters/" + key, "{\"count\":" + std::to_string(count) + "}");
+Result<AgonesUpdate> AgonesRest::update(const std::string& method, const std::string& path, const std::string& body,
+                                        int done) {
+  auto client = make_client(config_);
+  const auto result =
+      method == "PATCH" ? client.Patch(path, body, "application/json") : client.Post(path, body, "application/json");
+  if (result && (result->status == 200 || result->status == done)) return AgonesUpdate::kDone;
+  if (result && result->status == 404) return AgonesUpdate::kNotDeclared;
+  return http_error(path, result);
 }
 
-Result<void> AgonesRest::set_counter_capacity(const std::string& key, std::int64_t capacity) {
-  return patch("/v1beta1/counters/" + key, "{\"capacity\":" + std::to_string(capacity) + "}");
+Result<AgonesUpdate> AgonesRest::set_counter_count(const std::string& key, std::int64_t count) {
+  return update("PATCH", "/v1beta1/counters/" + key, "{\"count\":" + std::to_string(count) + "}");
 }
 
-// ALREADY_EXISTS and NOT_FOUND come back as 409 and 404: the list already
-// is as asked.
-Result<void> AgonesRest::add_list_value(const std::string& key, const std::string& value) {
-  return post("/v1beta1/lists/" + key + ":addValue", "{\"value\":\"" + json_escape(value) + "\"}", 409);
+Result<AgonesUpdate> AgonesRest::set_counter_capacity(const std::string& key, std::int64_t capacity) {
+  return update("PATCH", "/v1beta1/counters/" + key, "{\"capacity\":" + std::to_string(capacity) + "}");
 }
 
-Result<void> AgonesRest::remove_list_value(const std::string& key, const std::string& value) {
-  return post("/v1beta1/lists/" + key + ":removeValue", "{\"value\":\"" + json_escape(value) + "\"}", 404);
+// ALREADY_EXISTS comes back as 409: the list already is as asked.
+Result<AgonesUpdate> AgonesRest::add_list_value(const std::string& key, const std::string& value) {
+  return update("POST", "/v1beta1/lists/" + key + ":addValue", "{\"value\":\"" + json_escape(value) + "\"}", 409);
+}
+
+// NOT_FOUND is the value or the List missing: either way it is not there.
+Result<AgonesUpdate> AgonesRest::remove_list_value(const std::string& key, const std::string& value) {
+  return update("POST", "/v1beta1/lists/" + key + ":removeValue", "{\"value\":\"" + json_escape(value) + "\"}", 404);
 }
 
 Result<std::string> AgonesRest::game_server() {

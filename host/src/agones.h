@@ -27,9 +27,9 @@ struct AgonesConfig {
   std::chrono::milliseconds request_timeout{1000};
   std::chrono::milliseconds retry_first{100};  // doubles per failure...
   std::chrono::milliseconds retry_max{2000};   // ...up to this
-  std::string counter;  // Counter of connected players (capacity: max clients); empty: none
-  std::string list;     // List of connected players; empty: none
-  bool watch = true;    // watch the GameServer for the Allocated state
+  std::string counter;                         // Counter of connected players (capacity: max clients); empty: none
+  std::string list;                            // List of connected players; empty: none
+  bool watch = true;                           // watch the GameServer for the Allocated state
 };
 
 // Whether to talk to Agones, and on which port: on with `flag` or when
@@ -41,6 +41,11 @@ Result<std::optional<AgonesConfig>> agones_config(bool flag, const char* http_po
 // digits, '.', '_' and '-'; what Kubernetes allows in names and more).
 bool valid_agones_key(std::string_view key);
 
+// What a Counter or List request found: done, or that the GameServer
+// declares no such Counter or List (HTTP 404: NOT_FOUND, also what a
+// sidecar without the CountsAndLists feature answers).
+enum class AgonesUpdate : std::uint8_t { kDone, kNotDeclared };
+
 // One synchronous REST call per method, with the config's timeouts.
 class AgonesRest {
  public:
@@ -51,15 +56,18 @@ class AgonesRest {
   Result<void> shutdown() { return post("/shutdown", "{}"); }
   Result<std::string> game_server();
 
-  Result<void> set_counter_count(const std::string& key, std::int64_t count);
-  Result<void> set_counter_capacity(const std::string& key, std::int64_t capacity);
-  // A value already in the list counts as added, one not there as removed.
-  Result<void> add_list_value(const std::string& key, const std::string& value);
-  Result<void> remove_list_value(const std::string& key, const std::string& value);
+  Result<AgonesUpdate> set_counter_count(const std::string& key, std::int64_t count);
+  Result<AgonesUpdate> set_counter_capacity(const std::string& key, std::int64_t capacity);
+  // A value already in the list counts as added, one not there as removed
+  // (a removal cannot tell a missing value from a missing List).
+  Result<AgonesUpdate> add_list_value(const std::string& key, const std::string& value);
+  Result<AgonesUpdate> remove_list_value(const std::string& key, const std::string& value);
 
  private:
-  Result<void> post(const std::string& path, const std::string& body, int also_ok = 200);
-  Result<void> patch(const std::string& path, const std::string& body);
+  Result<void> post(const std::string& path, const std::string& body);
+  // An update: 200, `done` (a status meaning "already so") or 404.
+  Result<AgonesUpdate> update(const std::string& method, const std::string& path, const std::string& body,
+                              int done = 200);
   AgonesConfig config_;
 };
 

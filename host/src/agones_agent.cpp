@@ -125,7 +125,7 @@ void AgonesAgent::ping() {
 }
 
 std::optional<AgonesAgent::SyncStep> AgonesAgent::counter_step() const {
-  if (config_.counter.empty()) return std::nullopt;
+  if (config_.counter.empty() || counter_off_) return std::nullopt;
   if (capacity_ && capacity_ != acked_capacity_) return SyncStep{SyncStep::Kind::kCapacity, *capacity_, {}};
   const auto count = static_cast<std::int64_t>(players_.size());
   if (count != acked_count_) return SyncStep{SyncStep::Kind::kCount, count, {}};
@@ -133,7 +133,7 @@ std::optional<AgonesAgent::SyncStep> AgonesAgent::counter_step() const {
 }
 
 std::optional<AgonesAgent::SyncStep> AgonesAgent::list_step() const {
-  if (config_.list.empty()) return std::nullopt;
+  if (config_.list.empty() || list_off_) return std::nullopt;
   for (const auto& id : players_) {
     if (acked_list_.count(id) == 0) return SyncStep{SyncStep::Kind::kAdd, 0, id};
   }
@@ -158,7 +158,7 @@ void AgonesAgent::sync(const SyncStep& step, Retry& retry, std::unique_lock<std:
   using Kind = SyncStep::Kind;
   const bool counter = step.kind == Kind::kCapacity || step.kind == Kind::kCount;
   lock.unlock();
-  Result<void> result;
+  Result<AgonesUpdate> result = AgonesUpdate::kDone;
   std::string what;
   switch (step.kind) {
     case Kind::kCapacity:
@@ -184,6 +184,17 @@ void AgonesAgent::sync(const SyncStep& step, Retry& retry, std::unique_lock<std:
     return;
   }
   ever_answered_ = true;
+  if (*result == AgonesUpdate::kNotDeclared) {
+    // Asking again would fail the same way for as long as the server runs.
+    failures_.count(counter ? AgonesCall::kCounter : AgonesCall::kList);
+    (counter ? counter_off_ : list_off_) = true;
+    log_->warn(
+        "Agones {} '{}' not found: the GameServer spec does not declare it, or the sidecar lacks Counters and Lists "
+        "(the CountsAndLists feature); the players are not kept in it (declare it, or turn this off with {} \"\")",
+        counter ? "Counter" : "List", counter ? config_.counter : config_.list,
+        counter ? "--agones-counter" : "--agones-list");
+    return;
+  }
   if (retry.attempts > 0) log_->info("Agones {} acknowledged after {} attempts", what, retry.attempts + 1);
   retry = Retry{Clock::now(), config_.retry_first, 0};
   switch (step.kind) {

@@ -116,6 +116,8 @@ class AgonesAgent {
   bool shut_down_ = false;
   bool ever_answered_ = false;
   bool health_failing_ = false;
+  bool counter_off_ = false;  // the Counter or List turned out not to exist
+  bool list_off_ = false;
   std::unique_ptr<AgonesWatch> watch_;
   std::thread thread_;
 };

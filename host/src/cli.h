@@ -3,7 +3,6 @@
 // the game's flags and the parser. Internal: no public header includes it.
 
 #include <CLI/CLI.hpp>
-
 #include <cstdint>
 #include <string>
 
@@ -39,9 +38,7 @@ class GameOptions::Impl {
   Impl(CLI::App& app, std::string group) : app_(app), group_(std::move(group)) {}
   template <typename T>
   CLI::Option* add(std::string name, std::string help, T& value) {
-    last_ = app_.add_option(long_name(std::move(name)), value, std::move(help))
-                ->capture_default_str()
-                ->group(group_);
+    last_ = app_.add_option(long_name(std::move(name)), value, std::move(help))->capture_default_str()->group(group_);
     return last_;
   }
   CLI::Option* add_flag(std::string name, std::string help, bool& value) {

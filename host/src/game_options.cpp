@@ -1,10 +1,22 @@
 // GameOptions: the game's flags, added to the host's parser.
+#include <iomanip>
+#include <sstream>
 #include <stdexcept>
 
 #include "cli.h"
 #include "tickwire/host/server_host.h"
 
 namespace tickwire::host {
+namespace {
+
+// A bound as a person writes it: 100000, not 100000.000000.
+std::string number(double value) {
+  std::ostringstream out;
+  out << std::setprecision(15) << value;
+  return out.str();
+}
+
+}  // namespace
 
 GameOptions::GameOptions(Impl& impl) : impl_(impl) {}
 
@@ -41,7 +53,14 @@ GameOptions& GameOptions::option(std::string name, std::string help, std::string
 GameOptions& GameOptions::range(double min, double max) {
   // Called before any option is a mistake in the game's code, not input.
   if (impl_.last() == nullptr) throw std::logic_error("GameOptions::range before any option");
-  impl_.last()->check(quiet(CLI::Range(min, max)));
+  impl_.last()->check(CLI::Validator(
+      [min, max](const std::string& text) -> std::string {
+        double value = 0.0;
+        if (!CLI::detail::lexical_cast(text, value)) return "'" + text + "' is not a number";
+        if (value >= min && value <= max) return {};
+        return "Value " + text + " not in range " + number(min) + " to " + number(max);
+      },
+      ""));
   return *this;
 }
 

@@ -207,7 +207,6 @@ void add_host_flags(CLI::App& app, Options& o, RawFlags& raw) {
       app.add_option("--schema-hash", raw.schema_hash, "Use this schema hash in the protocol fingerprint (testing)")
           ->type_name("HASH")
           ->group(kAdvanced);
-
 }
 
 }  // namespace tickwire::host

@@ -105,15 +105,16 @@ void LifecycleLog::start(const StartInfo& info) {
       .boolean("agones", info.agones);
   emit(spdlog::level::info, "start", f,
        "starting " + info.program + ": " + info.game + " " + info.game_version + " on tickwire " + info.version +
-           " (pid " + std::to_string(::getpid()) + ")", true);
+           " (pid " + std::to_string(::getpid()) + ")",
+       true);
 }
 
 void LifecycleLog::ready(const StartInfo& info, const std::string& address, const std::optional<std::string>& metrics) {
   JsonFields f;
   f.str("address", address).str_or_null("metrics", metrics).boolean("agones", info.agones);
   std::string message = info.program + " " + info.version + ": " + info.game + " " + info.game_version +
-                        ", listening on " + address + " (udp), tick " + std::to_string(info.tick_rate) + " Hz, send " + std::to_string(info.send_rate) +
-                        " Hz, max clients " + std::to_string(info.max_clients);
+                        ", listening on " + address + " (udp), tick " + std::to_string(info.tick_rate) + " Hz, send " +
+                        std::to_string(info.send_rate) + " Hz, max clients " + std::to_string(info.max_clients);
   if (metrics) message += ", metrics on " + *metrics;
   emit(spdlog::level::info, "ready", f, message, true);
 }

@@ -53,8 +53,7 @@ std::variant<Options, ParseExit> parse_options(int argc, const char* const* argv
   RawFlags raw;
   CLI::App app{description(program, game), program};
   app.footer(kFooter);
-  app.set_version_flag("--version",
-                       program + " " + TICKWIRE_VERSION + " (" + game.name + " " + game.version + ")");
+  app.set_version_flag("--version", program + " " + TICKWIRE_VERSION + " (" + game.name + " " + game.version + ")");
   app.set_config("--config", "", "Read options from a TOML or INI file (keys are the long option names)")
       ->type_name("FILE");
   app.get_formatter()->column_width(32);
@@ -101,9 +100,9 @@ std::variant<Options, ParseExit> parse_options(int argc, const char* const* argv
     }
   }
   if (!o.token_key_file.empty() && o.public_address.empty() && (o.bind == "0.0.0.0" || o.bind == "::")) {
-    return ParseExit{2,
-                     prefix + "--token-key-file needs --public-address HOST:PORT (the address tokens name "
-                     "this server by) when --bind is a wildcard"};
+    return ParseExit{2, prefix +
+                            "--token-key-file needs --public-address HOST:PORT (the address tokens name "
+                            "this server by) when --bind is a wildcard"};
   }
   return o;
 }

@@ -66,8 +66,8 @@ int serve(Session& s) {
     server.take_tick_timings(timings);
     s.stats->add_timings(timings);
     if (s.stats->due(now)) {
-      s.stats->report(server.stats(), s.enet->validation_stats(),
-                      s.enet->wire_stats().value_or(transport::WireStats{}), now);
+      s.stats->report(server.stats(), s.enet->validation_stats(), s.enet->wire_stats().value_or(transport::WireStats{}),
+                      now);
     }
     if (s.metrics && !timings.empty()) {
       s.metrics->observe_ticks(timings);

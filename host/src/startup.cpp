@@ -32,8 +32,7 @@ void start_logging(Session& s) {
   s.log = s.logging->get("server");
   // Its own sink, as it formats its lines itself; stderr sinks share one
   // lock, so lines from both never interleave.
-  s.lifecycle =
-      std::make_unique<LifecycleLog>(format, level, std::make_shared<spdlog::sinks::stderr_sink_mt>(), s.log);
+  s.lifecycle = std::make_unique<LifecycleLog>(format, level, std::make_shared<spdlog::sinks::stderr_sink_mt>(), s.log);
 }
 
 // The codebook options: a file to code with, or a trainer for this run.

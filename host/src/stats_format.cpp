@@ -32,7 +32,8 @@ std::string format_json_line(const IntervalStats& s) {
       "\"unvalidated_bytes_out\":{},\"challenges_sent\":{},\"challenges_over_budget\":{},\"bad_cookies\":{},"
       "\"connects_dropped\":{},\"pending_connects\":{},\"receive_us\":{},\"simulate_us\":{},\"relevancy_us\":{},"
       "\"encode_us\":{},\"send_us\":{},\"view_replaced\":{},\"view_clamped\":{},\"shared_bits_hits\":{},"
-      "\"shared_bits_misses\":{},\"views_held\":{},\"longest_reference_span\":{},\"game\":\"{}\",\"game_version\":\"{}\"}}\n",
+      "\"shared_bits_misses\":{},\"views_held\":{},\"longest_reference_span\":{},\"game\":\"{}\",\"game_version\":\"{}"
+      "\"}}\n",
       s.t, s.tick, s.clients, s.tick_us_p50, s.tick_us_p99, s.tick_us_max, s.late_start_us_p99, s.late_start_us_max,
       s.ticks_overrun.total, s.ticks_skipped.total, s.bytes_in.total, s.bytes_out.total, s.packets_in.total,
       s.packets_out.total, s.kbps_in, s.kbps_out, s.wire_kbps_in, s.wire_kbps_out, s.snapshots.total,

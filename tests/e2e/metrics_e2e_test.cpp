@@ -103,6 +103,7 @@ TEST(MetricsE2e, ScrapesMoveAsAClientJoinsPlaysAndLeaves) {
   ASSERT_FALSE(before.empty());
   EXPECT_EQ(value_of(before, "tickwire_clients"), 0.0);
   EXPECT_EQ(value_of(before, "tickwire_bytes_in_total"), 0.0);
+  EXPECT_NE(before.find(R"(tickwire_build_info{game="arena",game_version=")"), std::string::npos) << before;
 
   Player p({"127.0.0.1", server.port}, "bot-2");
   ASSERT_TRUE(p.pump_until([&] { return p.connected(); }, Duration::seconds(5)));
@@ -153,16 +154,27 @@ TEST(MetricsE2e, ScrapesMoveAsAClientJoinsPlaysAndLeaves) {
 TEST(MetricsE2e, AgonesReadyAllocateOnJoinAndShutdownOnSigterm) {
   testing::FakeSidecar sidecar;
   ASSERT_GT(sidecar.port(), 0);
+  sidecar.declare_counter("players");
+  sidecar.declare_list("connected");
   // The environment Agones gives the container turns the exchange on.
   ::setenv("AGONES_SDK_HTTP_PORT", std::to_string(sidecar.port()).c_str(), 1);
-  Server server(1, {"--agones-allocate-on-join", "--agones-health-interval", "0.2"});
+  Server server(1, {"--agones-allocate-on-join", "--agones-health-interval", "0.2", "--agones-list", "connected",
+                    "--max-clients", "12"});
   ::unsetenv("AGONES_SDK_HTTP_PORT");
   ASSERT_TRUE(sidecar.wait_until([&] { return sidecar.count("/ready") == 1 && sidecar.count("/health") >= 2; }, 5s));
   EXPECT_EQ(sidecar.count("/allocate"), 0U);
+  EXPECT_TRUE(sidecar.wait_until([&] { return sidecar.counter("players") == std::pair<long, long>{0, 12}; }, 3s));
 
   Player p({"127.0.0.1", server.port}, "first");
   ASSERT_TRUE(p.pump_until([&] { return p.connected(); }, Duration::seconds(5)));
   EXPECT_TRUE(sidecar.wait_until([&] { return sidecar.count("/allocate") == 1; }, 3s));
+  // The players as fleets see them, and the allocation the watch saw.
+  EXPECT_TRUE(sidecar.wait_until([&] { return sidecar.counter("players") == std::pair<long, long>{1, 12}; }, 3s));
+  EXPECT_TRUE(sidecar.wait_until([&] { return sidecar.list("connected") == std::set<std::string>{"1"}; }, 3s));
+  EXPECT_TRUE(p.pump_until([&] { return value_of(server.scrape(), "tickwire_agones_allocations_total") == 1.0; },
+                           Duration::seconds(3)))
+      << server.scrape();
+  EXPECT_EQ(value_of(server.scrape(), R"(tickwire_agones_failures_total{call="counter"})"), 0.0);
 
   server.process->signal(SIGTERM);
   ASSERT_TRUE(p.pump_until([&] { return !server.process->running() || server.process->wait_exit(1ms).has_value(); },
@@ -170,6 +182,7 @@ TEST(MetricsE2e, AgonesReadyAllocateOnJoinAndShutdownOnSigterm) {
   EXPECT_EQ(server.process->wait_exit(100ms), 0);
   EXPECT_EQ(sidecar.count("/shutdown"), 1U) << server.process->output();
   EXPECT_EQ(sidecar.count("/allocate"), 1U);
+  EXPECT_NE(server.process->output().find(R"("event":"allocated")"), std::string::npos) << server.process->output();
 }
 
 }  // namespace

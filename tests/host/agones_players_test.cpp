@@ -29,12 +29,13 @@ TEST(AgonesRest, CountersArePatchedAndListsPostedAsTheSdkDocuments) {
   sidecar.declare_counter("rooms");
   sidecar.declare_list("ids");
   AgonesRest rest(players_config(sidecar.port()));
-  EXPECT_TRUE(rest.set_counter_capacity("rooms", 10).ok());
-  EXPECT_TRUE(rest.set_counter_count("rooms", 4).ok());
-  EXPECT_TRUE(rest.add_list_value("ids", "17").ok());
-  EXPECT_TRUE(rest.add_list_value("ids", "17").ok());  // already there: as asked
-  EXPECT_TRUE(rest.remove_list_value("ids", "17").ok());
-  EXPECT_TRUE(rest.remove_list_value("ids", "17").ok());  // already gone: as asked
+  const auto done = [](Result<AgonesUpdate> r) { return r.ok() && *r == AgonesUpdate::kDone; };
+  EXPECT_TRUE(done(rest.set_counter_capacity("rooms", 10)));
+  EXPECT_TRUE(done(rest.set_counter_count("rooms", 4)));
+  EXPECT_TRUE(done(rest.add_list_value("ids", "17")));
+  EXPECT_TRUE(done(rest.add_list_value("ids", "17")));  // already there: as asked
+  EXPECT_TRUE(done(rest.remove_list_value("ids", "17")));
+  EXPECT_TRUE(done(rest.remove_list_value("ids", "17")));  // already gone: as asked
   EXPECT_EQ(sidecar.counter("rooms"), (std::pair<long, long>{4, 10}));
   EXPECT_TRUE(sidecar.list("ids").empty());
   const auto calls = sidecar.calls();
@@ -48,9 +49,12 @@ TEST(AgonesRest, CountersArePatchedAndListsPostedAsTheSdkDocuments) {
   EXPECT_EQ(calls[2].path, "/v1beta1/lists/ids:addValue");
   EXPECT_EQ(calls[2].body, R"({"value":"17"})");
   EXPECT_EQ(calls[4].path, "/v1beta1/lists/ids:removeValue");
-  // Undeclared: an error the agent counts and retries.
-  EXPECT_FALSE(rest.set_counter_count("nope", 1).ok());
-  EXPECT_FALSE(rest.add_list_value("nope", "1").ok());
+  // Undeclared: said so, for the agent to stop asking.
+  EXPECT_EQ(rest.set_counter_count("nope", 1).value(), AgonesUpdate::kNotDeclared);
+  EXPECT_EQ(rest.add_list_value("nope", "1").value(), AgonesUpdate::kNotDeclared);
+  // No sidecar: an error, which the agent retries.
+  const testing::HeldPort closed;
+  EXPECT_FALSE(AgonesRest(players_config(closed.port())).set_counter_count("rooms", 1).ok());
 }
 
 TEST(AgonesAgent, KeepsTheCounterAndListAtTheConnectedPlayers) {
@@ -72,22 +76,25 @@ TEST(AgonesAgent, KeepsTheCounterAndListAtTheConnectedPlayers) {
       3s));
   agent.player_left("1");
   agent.player_left("3");
-  ASSERT_TRUE(sidecar.wait_until(
-      [&] { return sidecar.counter("players").first == 0 && sidecar.list("players").empty(); }, 3s));
+  ASSERT_TRUE(
+      sidecar.wait_until([&] { return sidecar.counter("players").first == 0 && sidecar.list("players").empty(); }, 3s));
   EXPECT_TRUE(agent.finish(1000ms));
   EXPECT_EQ(agent.failures().of(AgonesCall::kCounter), 0U);
   EXPECT_EQ(agent.failures().of(AgonesCall::kList), 0U);
 }
 
-TEST(AgonesAgent, AnUndeclaredCounterIsCountedAndRetriedWithoutStoppingTheRest) {
+TEST(AgonesAgent, AnUndeclaredCounterIsCountedAndLeftAloneWithoutStoppingTheRest) {
   FakeSidecar sidecar;
   sidecar.declare_list("players");  // the counter is not declared
   AgonesAgent agent(players_config(sidecar.port()), Logging::null_logger());
   agent.request(AgonesAgent::Call::kReady);
   agent.set_capacity(8);
   agent.player_joined("5");
-  ASSERT_TRUE(sidecar.wait_until([&] { return agent.failures().of(AgonesCall::kCounter) >= 3; }, 3s));
   EXPECT_TRUE(sidecar.wait_until([&] { return sidecar.list("players") == std::set<std::string>{"5"}; }, 3s));
+  agent.player_joined("6");
+  EXPECT_TRUE(sidecar.wait_until([&] { return sidecar.list("players").size() == 2; }, 3s));
+  EXPECT_EQ(agent.failures().of(AgonesCall::kCounter), 1U);
+  EXPECT_EQ(sidecar.count("/v1beta1/counters/players"), 1U);  // asked once, then no more
   agent.request(AgonesAgent::Call::kShutdown);
   EXPECT_TRUE(agent.finish(1000ms));
   EXPECT_EQ(sidecar.count("/shutdown"), 1U);

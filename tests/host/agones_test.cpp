@@ -1,9 +1,8 @@
 // The Agones REST exchange against a local endpoint that records the calls
 // and answers as the sidecar does.
-#include "agones_agent.h"
-
 #include <gtest/gtest.h>
 
+#include "agones_agent.h"
 #include "fake_sidecar.h"
 #include "tickwire/core/logging.h"
 

@@ -13,12 +13,12 @@
 
 #include <chrono>
 #include <condition_variable>
-#include <map>
-#include <set>
 #include <csignal>
 #include <cstdlib>
 #include <functional>
+#include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -53,20 +53,20 @@ class FakeSidecar {
     server_.Get("/watch/gameserver", [this](const httplib::Request& req, httplib::Response& res) {
       record(req);
       // Every state since the stream opened, in order, one line each.
-      res.set_chunked_content_provider("application/json", [this, sent = std::size_t{0}](
-                                                               std::size_t, httplib::DataSink& sink) mutable {
-        std::unique_lock lock(mutex_);
-        if (sent == 0) sent = states_.size() - 1;  // a new stream starts at the current state
-        changed_.wait_for(lock, std::chrono::milliseconds(20), [&] { return stopping_ || sent < states_.size(); });
-        if (stopping_) return false;
-        std::string lines;
-        for (; sent < states_.size(); ++sent) {
-          lines += R"({"result":{"object_meta":{"name":"tickwire-x7k2p"},"status":{"state":")" + states_[sent] +
-                   R"(","address":"10.0.0.7"}}})" + std::string("\n");
-        }
-        lock.unlock();
-        return lines.empty() || sink.write(lines.data(), lines.size());
-      });
+      res.set_chunked_content_provider(
+          "application/json", [this, sent = std::size_t{0}](std::size_t, httplib::DataSink& sink) mutable {
+            std::unique_lock lock(mutex_);
+            if (sent == 0) sent = states_.size() - 1;  // a new stream starts at the current state
+            changed_.wait_for(lock, std::chrono::milliseconds(20), [&] { return stopping_ || sent < states_.size(); });
+            if (stopping_) return false;
+            std::string lines;
+            for (; sent < states_.size(); ++sent) {
+              lines += R"({"result":{"object_meta":{"name":"tickwire-x7k2p"},"status":{"state":")" + states_[sent] +
+                       R"(","address":"10.0.0.7"}}})" + std::string("\n");
+            }
+            lock.unlock();
+            return lines.empty() || sink.write(lines.data(), lines.size());
+          });
     });
     server_.Get("/gameserver", [this](const httplib::Request& req, httplib::Response& res) {
       record(req);

@@ -13,18 +13,20 @@ namespace {
 TEST(GameServerState, FromTheRecordAndFromAWatchLine) {
   EXPECT_EQ(game_server_state(R"({"object_meta":{"name":"gs"},"status":{"state":"Ready","address":"10.0.0.7"}})"),
             "Ready");
-  EXPECT_EQ(game_server_state(
-                R"({"result":{"object_meta":{"annotations":{"state":"x","status":"y"}},"spec":{"ports":[1,2]},)"
-                R"("status":{"counters":{"state":{"count":"1"}},"state":"Allocated"}}})"),
-            "Allocated");
+  EXPECT_EQ(
+      game_server_state(R"({"result":{"object_meta":{"annotations":{"state":"x","status":"y"}},"spec":{"ports":[1,2]},)"
+                        R"("status":{"counters":{"state":{"count":"1"}},"state":"Allocated"}}})"),
+      "Allocated");
   EXPECT_EQ(game_server_state(" { \"result\" : { \"status\" : { \"state\" : \"Shutdown\" } } } "), "Shutdown");
 }
 
 TEST(GameServerState, AnythingElseIsNone) {
-  for (const char* bad : {"", "{", "[]", "null", R"({"status":{}})", R"({"status":{"state":3}})",
-                          R"({"status":{"state":""}})", R"({"status":"Ready"})", R"({"result":{"status":{"state":"R)",
-                          R"({"a":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],"status":{"state":"Ready"}})",
-                          R"({"status":{"state":"Ready\)", R"({"x":"\\","status":{"state":"Ready"}})"}) {
+  for (
+      const char* bad :
+      {"", "{", "[]", "null", R"({"status":{}})", R"({"status":{"state":3}})", R"({"status":{"state":""}})",
+       R"({"status":"Ready"})", R"({"result":{"status":{"state":"R)",
+       R"({"a":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],"status":{"state":"Ready"}})",
+       R"({"status":{"state":"Ready\)", R"({"x":"\\","status":{"state":"Ready"}})"}) {
     const auto state = game_server_state(bad);
     if (std::string(bad).find(R"("x":"\\")") != std::string::npos) {
       EXPECT_EQ(state, "Ready") << bad;  // an escaped backslash ends the string properly

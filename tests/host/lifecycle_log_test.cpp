@@ -97,9 +97,10 @@ TEST(LifecycleLog, ProcessEventsInJson) {
   EXPECT_NE(lines[0].find(R"("bind":"0.0.0.0:7777","tick_rate":60,"send_rate":30,"max_clients":64,"agones":true)"),
             std::string::npos)
       << lines[0];
-  EXPECT_NE(lines[1].find(R"("event":"ready","address":"0.0.0.0:7777","metrics":"http://0.0.0.0:9100/metrics",)"
-                          R"("agones":true,"msg":"tickwire-server 1.2.3: arena 4.5.6, listening on 0.0.0.0:7777 (udp))"),
-            std::string::npos)
+  EXPECT_NE(
+      lines[1].find(R"("event":"ready","address":"0.0.0.0:7777","metrics":"http://0.0.0.0:9100/metrics",)"
+                    R"("agones":true,"msg":"tickwire-server 1.2.3: arena 4.5.6, listening on 0.0.0.0:7777 (udp))"),
+      std::string::npos)
       << lines[1];
   EXPECT_NE(lines[2].find(R"x("event":"shutdown","reason":"sigterm","msg":"shutting down (SIGTERM)"})x"),
             std::string::npos)
@@ -117,9 +118,10 @@ TEST(LifecycleLog, TextFormatWritesProcessEventsOnly) {
   c.log.client_event(
       {ServerEvent::Type::kClientConnected, 1, "a", "127.0.0.1:1", DisconnectReason::kUnknown, std::nullopt});
   c.log.shutdown("duration");
-  EXPECT_EQ(c.text.str(),
-            "mygame-server 1.2.3: mygame 0.9, listening on 127.0.0.1:7777 (udp), tick 60 Hz, send 30 Hz, max clients 8\n"
-            "shutting down (duration reached)\n");
+  EXPECT_EQ(
+      c.text.str(),
+      "mygame-server 1.2.3: mygame 0.9, listening on 127.0.0.1:7777 (udp), tick 60 Hz, send 30 Hz, max clients 8\n"
+      "shutting down (duration reached)\n");
   EXPECT_TRUE(c.json.str().empty());
 }
 

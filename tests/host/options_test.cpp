@@ -186,12 +186,11 @@ TEST(Options, OperationsFlags) {
   EXPECT_EQ(std::get<Options>(keys).agones_counter, "sessions");
   EXPECT_EQ(std::get<Options>(keys).agones_list, "");
 
-  for (const auto& args : std::vector<std::vector<const char*>>{
-           {"--metrics-port", "70000"},
-           {"--metrics-port", "x"},
-           {"--agones-health-interval", "0"},
-           {"--agones-counter", "a/b"},
-           {"--agones-list", "x y"}}) {
+  for (const auto& args : std::vector<std::vector<const char*>>{{"--metrics-port", "70000"},
+                                                                {"--metrics-port", "x"},
+                                                                {"--agones-health-interval", "0"},
+                                                                {"--agones-counter", "a/b"},
+                                                                {"--agones-list", "x y"}}) {
     const auto bad = parse(args);
     ASSERT_TRUE(std::holds_alternative<ParseExit>(bad)) << args[0];
     EXPECT_EQ(std::get<ParseExit>(bad).code, 2);

@@ -5,7 +5,9 @@
 #      and its binary run (no arguments: usage and exit 2);
 #   3. pkg-config --cflags --libs tickwire compiles and links a client program;
 #   4. add_subdirectory of the source tree from an outside project: only the
-#      libraries are generated (no tests, tools or examples) and they link.
+#      libraries are generated (no tests, tools or examples) and they link;
+#   5. a game's dedicated server built outside on tickwire::host
+#      (find_package(tickwire COMPONENTS host)), and run.
 # Usage: package_e2e.sh BUILD_DIR SOURCE_DIR [CXX_COMPILER]
 set -u
 build_dir=${1:?usage: package_e2e.sh BUILD_DIR SOURCE_DIR [CXX_COMPILER]}
@@ -44,7 +46,7 @@ else
   exit 1
 fi
 # Tickwire's warning flags (and -Werror) are its own, never a game's.
-if grep -q -e tickwire_warnings -e '-Werror' -e '-Wconversion' "$(dirname "$config")"/tickwireTargets*.cmake; then
+if grep -q -e tickwire_warnings -e '-Werror' -e '-Wconversion' "$(dirname "$config")"/tickwire*Targets*.cmake; then
   bad "installed targets leak Tickwire's warning flags"
 else
   ok "installed targets carry no warning flags"
@@ -106,6 +108,43 @@ if run "$work/subdir-configure.log" cmake -S "$here/subdir" -B "$sub" -G Ninja -
   fi
 else
   bad "add_subdirectory: configure"
+fi
+
+# 5. A dedicated server on tickwire::host against the installed package
+# (when the build made the host: TICKWIRE_BUILD_HOST).
+host_build=$work/host-server
+if [ ! -f "$prefix/include/tickwire/host/server_host.h" ]; then
+  echo "skip tickwire::host was not built"
+elif run "$work/host-configure.log" cmake -S "$here/host_server" -B "$host_build" -G Ninja \
+     -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_PREFIX_PATH="$prefix" \
+   && run "$work/host-build.log" cmake --build "$host_build" -j"$jobs"; then
+  ok "a server on tickwire::host builds with find_package(tickwire COMPONENTS host)"
+  server=$host_build/outside-server
+  if "$server" --version 2>&1 | grep -q "^outside-server [0-9.]* (outside 3.1.4)" \
+     && "$server" --help 2>&1 | grep -q -- "--nearest" && "$server" --help 2>&1 | grep -q -- "--agones-counter"; then
+    ok "outside-server --version and --help name the game, its flags and the host's"
+  else
+    bad "outside-server --version / --help:"; "$server" --version; "$server" --help | head -20
+  fi
+  "$server" --nearest 5000 >"$work/host-bad.out" 2>&1
+  status=$?
+  if [ "$status" -eq 2 ] && grep -q -- "--nearest" "$work/host-bad.out"; then
+    ok "outside-server: a bad game flag exits 2 naming it"
+  else
+    bad "outside-server --nearest 5000: exit $status, output:"; cat "$work/host-bad.out"
+  fi
+  # Loopback, a port of this test's range; --duration ends it.
+  "$server" --bind 127.0.0.1 --port "${TICKWIRE_PACKAGE_PORT:-17042}" --duration 0.5 --stats-interval 0 \
+    >"$work/host-run.out" 2>&1
+  status=$?
+  if [ "$status" -eq 0 ] && grep -q "outside 3.1.4, listening on 127.0.0.1:" "$work/host-run.out" \
+     && grep -q "stopped at tick" "$work/host-run.out"; then
+    ok "outside-server serves, stops after --duration and exits 0"
+  else
+    bad "outside-server run: exit $status, output:"; cat "$work/host-run.out"
+  fi
+else
+  bad "a server on tickwire::host as an outside project"
 fi
 
 exit $fail

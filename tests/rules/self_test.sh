@@ -45,5 +45,7 @@ make_tree; mkdir -p "$tmp/tree/server/app"; echo '#include "tickwire/arena/arena
 expect pass "the dedicated server binary hosting the game"
 make_tree; mkdir -p "$tmp/tree/server/app"; echo '#include "tickwire/client/client.h"' >"$tmp/tree/server/app/main.cpp"
 expect fail "the server binary including the client"
+make_tree; mkdir -p "$tmp/tree/host/src"; echo '#include "tickwire/arena/arena.h"' >"$tmp/tree/host/src/h.cpp"
+expect fail "the host including the game"
 make_tree; echo 'struct X { ENetPeer* p; };' >"$tmp/tree/transport/include/t.h"; expect fail "ENet type in a public header"
 echo "include checker self test passed"
