@@ -3,6 +3,8 @@
 #   1. `cmake --install` of the build tree into a fresh prefix;
 #   2. examples/embed built as an outside project with find_package(tickwire),
 #      and its binary run (no arguments: usage and exit 2);
+#   2b. when the viewer was installed, a viewer main built with
+#      find_package(tickwire COMPONENTS viewer), and its --help run;
 #   3. pkg-config --cflags --libs tickwire compiles and links a client program;
 #   4. add_subdirectory of the source tree from an outside project: only the
 #      libraries are generated (no tests, tools or examples) and they link;
@@ -66,6 +68,19 @@ if run "$work/embed-configure.log" cmake -S "$source_dir/examples/embed" -B "$wo
   fi
 else
   bad "examples/embed as an outside project"
+fi
+
+# 2b. The viewer part, when it was built (SDL2 and Dear ImGui found).
+if [ -f "$prefix/include/tickwire/viewer/viewer.h" ]; then
+  if run "$work/viewer-configure.log" cmake -S "$here/viewer_consumer" -B "$work/viewer" -G Ninja \
+       -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_PREFIX_PATH="$prefix" \
+     && run "$work/viewer-build.log" cmake --build "$work/viewer" -j"$jobs" \
+     && run "$work/viewer-help.log" "$work/viewer/viewer_consumer" --help \
+     && grep -q "hosting packaged" "$work/viewer-help.log"; then
+    ok "a viewer main builds with find_package(tickwire COMPONENTS viewer) and runs --help"
+  else
+    bad "the viewer part as an outside project"
+  fi
 fi
 
 # 3. pkg-config.

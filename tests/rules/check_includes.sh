@@ -12,6 +12,9 @@
 #   server/app  <- the host and the reference game it hosts (the
 #                  dedicated server binary's main)
 #   client      <- everything but server
+#   viewer      <- everything but server (a window onto any game: never a
+#                  game's headers); SDL and Dear ImGui only in its sources,
+#                  never in its public headers
 #   tools, examples <- never ENet
 # Only the ENet-facing sources of the transport, transport/src/enet_*.cpp,
 # may include <enet/...>.
@@ -51,6 +54,7 @@ check server core transport timesync snapshot prediction lagcomp
 check host core transport timesync snapshot prediction lagcomp server
 check server/app core prediction host arena
 check client core transport timesync snapshot prediction lagcomp
+check viewer core transport timesync snapshot prediction lagcomp client
 
 while IFS=: read -r file line text; do
   if [[ "$file" != transport/src/enet_*.cpp ]]; then
@@ -58,7 +62,7 @@ while IFS=: read -r file line text; do
     violations=$((violations + 1))
   fi
 done < <(grep -rnE '^\s*#\s*include\s*[<"]enet/' --include='*.h' --include='*.cpp' --include='*.hpp' \
-  core transport timesync snapshot prediction lagcomp server host client tools examples bench tests 2>/dev/null || true)
+  core transport timesync snapshot prediction lagcomp server host client viewer tools examples bench tests 2>/dev/null || true)
 
 # Public headers of transport must not mention ENet types either.
 if grep -rnE '\bENet[A-Z][A-Za-z]*\b|\benet_[a-z_]+\(' transport/include 2>/dev/null; then
@@ -72,6 +76,15 @@ if grep -rnE '^\s*#\s*include\s*[<"](CLI/|spdlog/|fmt/|prometheus/|httplib|enet/
   echo "include rule: host's public headers include a third-party library"
   violations=$((violations + 1))
 fi
+
+# The viewer's public headers: no SDL or Dear ImGui, by include or by name,
+# so a game's viewer main builds against them alone.
+while IFS=: read -r file line text; do
+  [[ "$text" =~ ^[[:space:]]*// ]] && continue  # prose may name them
+  echo "include rule: $file:$line: the viewer's public headers may not name SDL or Dear ImGui ($text)"
+  violations=$((violations + 1))
+done < <(grep -rnE '^\s*#\s*include\s*[<"](SDL|imgui|backends/)|\bSDL_[A-Za-z]+|\bIm(Gui::|Gui[A-Z_]|Vec[24]\b|Draw[A-Z]|U32\b)' \
+  viewer/include 2>/dev/null || true)
 
 if [ "$violations" -gt 0 ]; then
   echo "$violations include rule violation(s)"

@@ -251,8 +251,7 @@ void App::handle_client_events() {
     using Type = client::ClientEvent::Type;
     if (e->type == Type::kConnected) {
       ever_connected_ = true;
-      std::cerr << "tickwire-viewer: connected to " << options_.connect << " as client " << *client_->client_id()
-                << "\n";
+      std::cerr << program_ << ": connected to " << options_.connect << " as client " << *client_->client_id() << "\n";
     } else if (e->type == Type::kDenied || e->type == Type::kDisconnected) {
       const bool denied = e->type == Type::kDenied;
       message_ = std::string(denied ? "The server refused this client: " : "The server went away: ") +
@@ -308,7 +307,7 @@ void App::build_ui() {
     if (draw_link_panel(link_up_, link_down_, link_preset_, conditioner_->uplink_stats(),
                         conditioner_->downlink_stats(), &show_link_)) {
       if (auto ok = conditioner_->set_conditions(link_up_, link_down_); !ok) {
-        std::cerr << "tickwire-viewer: link conditioner: " << ok.error().detail << "\n";
+        std::cerr << program_ << ": link conditioner: " << ok.error().detail << "\n";
       }
     }
   }
@@ -336,7 +335,7 @@ bool App::write_screenshot(const std::string& path) {
     std::cerr << program_ << ": cannot write " << path << "\n";
     return false;
   }
-  std::cerr << "tickwire-viewer: wrote " << path << " (" << w << "x" << h << ")\n";
+  std::cerr << program_ << ": wrote " << path << " (" << w << "x" << h << ")\n";
   return true;
 }
 

@@ -141,8 +141,12 @@ Plane auto_plane(Vec3 min, Vec3 max) {
 Layout::Layout(const snapshot::Schema& schema, const LayoutOptions& options) {
   for (const auto& [type_name, field] : options.position_fields) {
     if (!schema.find_type(type_name)) {
-      throw std::invalid_argument("viewer layout: no entity type '" + type_name + "' for position field '" + field +
-                                  "'");
+      std::string message = "viewer layout: no entity type '";
+      message += type_name;
+      message += "' for position field '";
+      message += field;
+      message += "'";
+      throw std::invalid_argument(message);
     }
   }
   std::optional<Bounds> fitted;
