@@ -14,8 +14,7 @@ constexpr std::size_t kMaxDatagram = 1200;
 std::vector<std::uint8_t> PacketForge::hello(const std::string& name) const {
   PacketPrefix prefix;
   prefix.type = PacketType::kHello;
-  Hello body{protocol_fingerprint(kProtocolVersion, game_->hello_schema_hash),
-             name.substr(0, kMaxClientNameLength)};
+  Hello body{protocol_fingerprint(kProtocolVersion, game_->hello_schema_hash), name.substr(0, kMaxClientNameLength)};
   BitWriter w(256);
   serialize(w, prefix);
   serialize(w, body);
@@ -43,7 +42,8 @@ std::vector<std::uint8_t> PacketForge::inputs(Tick first_tick, std::size_t count
   packet.inputs.assign(count, snapshot::Record(game_->schema, game_->input_type));
   PacketHeader header = channel_.next_header(PacketType::kInput, now);
   BitWriter w(kMaxDatagram);
-  if (!serialize(w, header) || !prediction::serialize_input_packet(w, packet, game_->schema, game_->input_type)) return {};
+  if (!serialize(w, header) || !prediction::serialize_input_packet(w, packet, game_->schema, game_->input_type))
+    return {};
   return w.take();
 }
 

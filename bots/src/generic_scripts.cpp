@@ -49,8 +49,8 @@ class GenericScript final : public BotScript {
     for (const snapshot::FieldSpec& f : spec.fields) {
       const bool discrete = f.kind == snapshot::FieldKind::kBool || f.kind == snapshot::FieldKind::kEnum;
       for (std::uint16_t i = f.offset; i < f.offset + f.count; ++i) {
-        slots_[i] = Slot{spec.components[i].max_code, spec.components[i].wraps, discrete,
-                         f.kind == snapshot::FieldKind::kQuat};
+        slots_[i] =
+            Slot{spec.components[i].max_code, spec.components[i].wraps, discrete, f.kind == snapshot::FieldKind::kQuat};
       }
     }
     draw_all();
@@ -133,8 +133,10 @@ const std::vector<ScriptInfo>& generic_scripts() {
       generic("generic-held", "holds one random value per input field (any game)", Style::kHeld),
       generic("generic-walk", "walks every input field within its range, switches flipped now and then (any game)",
               Style::kWalk),
-      generic("generic-bursts", "holds its input, then changes every field each tick for a moment, every 1-3 s "
-              "(any game)", Style::kBursts),
+      generic("generic-bursts",
+              "holds its input, then changes every field each tick for a moment, every 1-3 s "
+              "(any game)",
+              Style::kBursts),
   };
   return all;
 }

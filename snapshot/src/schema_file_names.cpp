@@ -60,8 +60,8 @@ std::optional<TypeRole> role(std::string_view word) { return find_value(kRoles, 
 bool valid_name(std::string_view name) {
   if (name.empty() || name.size() > SchemaFileLimits::kMaxNameBytes) return false;
   for (const char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-                    c == '.' || c == '-';
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
     if (!ok) return false;
   }
   return true;

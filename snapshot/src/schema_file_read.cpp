@@ -16,262 +16,18 @@
 #include <utility>
 #include <vector>
 
-#include "schema_file_names.h"
+#include "schema_file_cursor.h"
 #include "tickwire/snapshot/schema_file.h"
 
 namespace tickwire::snapshot {
 namespace {
 
-// A line's problem; the parser adds the line number.
-struct Problem {
-  std::string what;
-};
+using schema_file::Cursor;
+using schema_file::Problem;
+using schema_file::quoted;
+using schema_file::Tokens;
 
-using Tokens = std::vector<std::string_view>;
-
-Tokens split(std::string_view line) {
-  Tokens tokens;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    const std::size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
-    if (i > start) tokens.push_back(line.substr(start, i - start));
-  }
-  return tokens;
-}
-
-std::string quoted(std::string_view word) {
-  constexpr std::size_t kShown = 40;
-  return "'" + std::string(word.substr(0, kShown)) + (word.size() > kShown ? "...'" : "'");
-}
-
-// Reads one line's tokens in order.
-class Cursor {
- public:
-  explicit Cursor(const Tokens& tokens) : tokens_(tokens) {}
-
-  bool done() const { return at_ == tokens_.size(); }
-  std::string_view next(const char* what) {
-    if (done()) throw Problem{std::string("missing ") + what};
-    return tokens_[at_++];
-  }
-  bool take(std::string_view word) {
-    if (done() || tokens_[at_] != word) return false;
-    ++at_;
-    return true;
-  }
-  void expect(std::string_view word) {
-    if (done()) throw Problem{"missing '" + std::string(word) + "'"};
-    if (tokens_[at_] != word) throw Problem{"expected '" + std::string(word) + "', found " + quoted(tokens_[at_])};
-    ++at_;
-  }
-  std::string name(const char* what) {
-    const std::string_view word = next(what);
-    if (!schema_file::valid_name(word)) {
-      throw Problem{std::string(what) + " " + quoted(word) + " is not 1 to 64 characters of A-Z a-z 0-9 _ . -"};
-    }
-    return std::string(word);
-  }
-  float number(const char* what) {
-    const std::string_view word = next(what);
-    float value = 0.0F;
-    const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), value);
-    if (ec != std::errc{} || end != word.data() + word.size() || !std::isfinite(value)) {
-      throw Problem{std::string(what) + ": " + quoted(word) + " is not a finite number"};
-    }
-    return value;
-  }
-  std::int64_t integer(const char* what, std::int64_t lo, std::int64_t hi) {
-    const std::string_view word = next(what);
-    std::int64_t value = 0;
-    const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), value);
-    if (ec != std::errc{} || end != word.data() + word.size() || value < lo || value > hi) {
-      throw Problem{std::string(what) + ": " + quoted(word) + " is not an integer in [" + std::to_string(lo) + ", " +
-                    std::to_string(hi) + "]"};
-    }
-    return value;
-  }
-  void finish() {
-    if (!done()) throw Problem{"unexpected " + quoted(tokens_[at_])};
-  }
-
- private:
-  const Tokens& tokens_;
-  std::size_t at_ = 0;
-};
-
-constexpr std::int64_t kInt32Min = std::numeric_limits<std::int32_t>::min();
 constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
-
-std::int32_t int32(Cursor& c, const char* what) { return static_cast<std::int32_t>(c.integer(what, kInt32Min, kInt32Max)); }
-
-// The optional "interpolation X" and "prediction Y" that end a field line.
-struct Motion {
-  Interpolation interpolation;
-  Prediction prediction = Prediction::kAuto;
-};
-
-Motion motion(Cursor& c, Interpolation default_interpolation) {
-  Motion m{default_interpolation};
-  bool seen_interpolation = false;
-  bool seen_prediction = false;
-  while (!c.done()) {
-    if (!seen_interpolation && c.take("interpolation")) {
-      const std::string_view word = c.next("interpolation");
-      const auto value = schema_file::interpolation(word);
-      if (!value) throw Problem{"unknown interpolation " + quoted(word)};
-      m.interpolation = *value;
-      seen_interpolation = true;
-    } else if (!seen_prediction && c.take("prediction")) {
-      const std::string_view word = c.next("prediction");
-      const auto value = schema_file::prediction(word);
-      if (!value) throw Problem{"unknown prediction " + quoted(word)};
-      m.prediction = *value;
-      seen_prediction = true;
-    } else {
-      c.finish();
-    }
-  }
-  return m;
-}
-
-// The array adders are templates over the size; one instance per size.
-enum class FileEnum : std::uint32_t {};
-using FloatArrayAdder = void (*)(TypeBuilder&, std::string, float, float, float, Motion);
-using IntArrayAdder = void (*)(TypeBuilder&, std::string, std::int32_t, std::int32_t, Motion);
-constexpr std::size_t kMaxArray = 64;
-
-template <std::size_t N>
-void add_float_array(TypeBuilder& t, std::string name, float min, float max, float precision, Motion m) {
-  t.add_float_array<N>(std::move(name), min, max, precision, m.interpolation, m.prediction);
-}
-template <std::size_t N>
-void add_int_array(TypeBuilder& t, std::string name, std::int32_t min, std::int32_t max, Motion m) {
-  t.add_int_array<N>(std::move(name), min, max, m.interpolation, m.prediction);
-}
-template <std::size_t... I>
-constexpr std::array<FloatArrayAdder, sizeof...(I)> float_array_adders(std::index_sequence<I...>) {
-  return {&add_float_array<I + 1>...};
-}
-template <std::size_t... I>
-constexpr std::array<IntArrayAdder, sizeof...(I)> int_array_adders(std::index_sequence<I...>) {
-  return {&add_int_array<I + 1>...};
-}
-constexpr auto kFloatArrayAdders = float_array_adders(std::make_index_sequence<kMaxArray>{});
-constexpr auto kIntArrayAdders = int_array_adders(std::make_index_sequence<kMaxArray>{});
-
-template <std::size_t N>
-std::array<float, N> floats(Cursor& c, const char* what) {
-  std::array<float, N> out{};
-  for (float& v : out) v = c.number(what);
-  return out;
-}
-
-void add_field(TypeBuilder& t, Cursor& c) {
-  std::string name = c.name("field name");
-  const std::string_view kind_word = c.next("field kind");
-  const auto kind = schema_file::field_kind(kind_word);
-  if (!kind) throw Problem{"unknown field kind " + quoted(kind_word)};
-  switch (*kind) {
-    case FieldKind::kFloat: {
-      c.expect("min");
-      const float min = c.number("min");
-      c.expect("max");
-      const float max = c.number("max");
-      c.expect("precision");
-      const float precision = c.number("precision");
-      const Motion m = motion(c, Interpolation::kLinear);
-      t.add_float(std::move(name), min, max, precision, m.interpolation, m.prediction);
-      return;
-    }
-    case FieldKind::kInt: {
-      c.expect("min");
-      const std::int32_t min = int32(c, "min");
-      c.expect("max");
-      const std::int32_t max = int32(c, "max");
-      const Motion m = motion(c, Interpolation::kStep);
-      t.add_int(std::move(name), min, max, m.interpolation, m.prediction);
-      return;
-    }
-    case FieldKind::kBool:
-      c.finish();
-      t.add_bool(std::move(name));
-      return;
-    case FieldKind::kEnum: {
-      c.expect("count");
-      const auto count = static_cast<std::uint32_t>(c.integer("count", 1, kInt32Max));
-      c.finish();
-      t.add_enum<FileEnum>(std::move(name), count);
-      return;
-    }
-    case FieldKind::kAngle: {
-      c.expect("bits");
-      const auto bits = static_cast<int>(c.integer("bits", 2, 20));
-      const Motion m = motion(c, Interpolation::kAngular);
-      t.add_angle(std::move(name), bits, m.interpolation, m.prediction);
-      return;
-    }
-    case FieldKind::kVec2: {
-      c.expect("min");
-      const auto min = floats<2>(c, "min");
-      c.expect("max");
-      const auto max = floats<2>(c, "max");
-      c.expect("precision");
-      const float precision = c.number("precision");
-      const Motion m = motion(c, Interpolation::kLinear);
-      t.add_vec2(std::move(name), {min[0], min[1]}, {max[0], max[1]}, precision, m.interpolation, m.prediction);
-      return;
-    }
-    case FieldKind::kVec3: {
-      c.expect("min");
-      const auto min = floats<3>(c, "min");
-      c.expect("max");
-      const auto max = floats<3>(c, "max");
-      c.expect("precision");
-      const float precision = c.number("precision");
-      const Motion m = motion(c, Interpolation::kLinear);
-      t.add_vec3(std::move(name), {min[0], min[1], min[2]}, {max[0], max[1], max[2]}, precision, m.interpolation,
-                 m.prediction);
-      return;
-    }
-    case FieldKind::kQuat: {
-      if (c.take("bits")) {
-        const auto bits = static_cast<int>(c.integer("bits", 2, 20));
-        const Motion m = motion(c, Interpolation::kAngular);
-        t.add_quat_bits(std::move(name), bits, m.interpolation, m.prediction);
-        return;
-      }
-      c.expect("precision");
-      const float precision = c.number("precision");
-      const Motion m = motion(c, Interpolation::kAngular);
-      t.add_quat(std::move(name), precision, m.interpolation, m.prediction);
-      return;
-    }
-    case FieldKind::kFloatArray: {
-      c.expect("size");
-      const auto size = static_cast<std::size_t>(c.integer("size", 1, kMaxArray));
-      c.expect("min");
-      const float min = c.number("min");
-      c.expect("max");
-      const float max = c.number("max");
-      c.expect("precision");
-      const float precision = c.number("precision");
-      kFloatArrayAdders[size - 1](t, std::move(name), min, max, precision, motion(c, Interpolation::kLinear));
-      return;
-    }
-    case FieldKind::kIntArray: {
-      c.expect("size");
-      const auto size = static_cast<std::size_t>(c.integer("size", 1, kMaxArray));
-      c.expect("min");
-      const std::int32_t min = int32(c, "min");
-      c.expect("max");
-      const std::int32_t max = int32(c, "max");
-      kIntArrayAdders[size - 1](t, std::move(name), min, max, motion(c, Interpolation::kStep));
-      return;
-    }
-  }
-}
 
 // The file, line by line: the header, then types and their fields, then
 // an optional hash.
@@ -285,7 +41,7 @@ class Parser {
       ++line_number_;
       if (line.size() > SchemaFileLimits::kMaxLineBytes) throw Problem{"line longer than 4096 bytes"};
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      const Tokens tokens = split(line);
+      const Tokens tokens = schema_file::split(line);
       if (tokens.empty() || tokens.front().front() == '#') continue;
       Cursor cursor(tokens);
       take_line(cursor);
@@ -346,7 +102,7 @@ class Parser {
   void take_field(Cursor& c) {
     if (!type_) throw Problem{"a field before any type"};
     if (fields_ == SchemaFileLimits::kMaxFieldsPerType) throw Problem{"more than 256 fields in one type"};
-    add_field(*type_, c);
+    schema_file::add_field(*type_, c);
     ++fields_;
   }
 

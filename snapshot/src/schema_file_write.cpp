@@ -18,9 +18,7 @@
 namespace tickwire::snapshot {
 namespace {
 
-[[noreturn]] void cannot(const std::string& what) {
-  throw std::invalid_argument("schema file: " + what);
-}
+[[noreturn]] void cannot(const std::string& what) { throw std::invalid_argument("schema file: " + what); }
 
 // The shortest text that reads back as exactly `value`.
 std::string float_text(float value) {
@@ -143,8 +141,10 @@ std::string describe_schema(const Schema& schema) {
   std::string text = "tickwire-schema " + std::to_string(kSchemaFileVersion) + "\n";
   for (const TypeSpec& type : schema.types()) {
     check_name(type.name, "type");
-    if (type.fields.size() > SchemaFileLimits::kMaxFieldsPerType) cannot("type '" + type.name + "' has over 256 fields");
-    text += "type " + type.name + " " + schema_file::name_of(type.role) + " priority " + float_text(type.priority) + "\n";
+    if (type.fields.size() > SchemaFileLimits::kMaxFieldsPerType)
+      cannot("type '" + type.name + "' has over 256 fields");
+    text +=
+        "type " + type.name + " " + schema_file::name_of(type.role) + " priority " + float_text(type.priority) + "\n";
     for (const FieldSpec& f : type.fields) text += field_line(type, f) + "\n";
   }
   // Schema() hashes to 0 and an empty SchemaBuilder's build() does not:

@@ -2,12 +2,12 @@
 
 #include "options.h"
 
-#include "arena_setup.h"
-
 #include <gtest/gtest.h>
 
 #include <initializer_list>
 #include <vector>
+
+#include "arena_setup.h"
 
 namespace tickwire::bots {
 namespace {

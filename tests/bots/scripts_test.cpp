@@ -136,7 +136,8 @@ TEST(BotSyncCheck, TheArenaPassesOnAPlayedWorld) {
   arena::spawn_player(world, 1);
   arena::spawn_player(world, 2);
   const auto game = bots::testing::arena_setup();
-  const bots::SyncCheckResult result = bots::run_sync_check(world, Tick(100), 1, {game.get(), game->find("sync-test")}, 77);
+  const bots::SyncCheckResult result =
+      bots::run_sync_check(world, Tick(100), 1, {game.get(), game->find("sync-test")}, 77);
   EXPECT_FALSE(result.failure.has_value()) << *result.failure;
   EXPECT_GE(result.checks, 3U);
 }

@@ -6,6 +6,8 @@
 #   2b. when the viewer was installed, a viewer main built with
 #      find_package(tickwire COMPONENTS viewer), and its --help run;
 #   3. pkg-config --cflags --libs tickwire compiles and links a client program;
+#   3b. a game's own bots binary (tickwire::bots) with find_package, run
+#      with --write-schema;
 #   4. add_subdirectory of the source tree from an outside project: only the
 #      libraries are generated (no tests, tools or examples) and they link;
 #   5. a game's dedicated server built outside on tickwire::host
@@ -97,6 +99,20 @@ if flags=$(pkg-config --cflags --libs tickwire 2>"$work/pkg-config.err"); then
   fi
 else
   bad "pkg-config --cflags --libs tickwire:"; cat "$work/pkg-config.err"
+fi
+
+# 3b. A game's own bots binary: the runner's public header carries no
+# CLI11 or spdlog, and the package needs neither CLI11 to be found.
+if grep -rqE '#\s*include\s*[<"](CLI|spdlog)/' "$prefix/include/tickwire/bots"; then
+  bad "the installed bots header includes CLI11 or spdlog"
+elif run "$work/bots-configure.log" cmake -S "$here/bots" -B "$work/bots" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+       -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_DISABLE_FIND_PACKAGE_CLI11=ON \
+     && run "$work/bots-build.log" cmake --build "$work/bots" -j"$jobs" \
+     && run "$work/bots-run.log" "$work/bots/game-bots" --write-schema "$work/game.twschema" \
+     && grep -q "^tickwire-schema 1$" "$work/game.twschema"; then
+  ok "a game's bots binary builds on tickwire::bots and writes its schema"
+else
+  bad "a game's bots binary on the installed tickwire::bots"
 fi
 
 # 4. add_subdirectory from an outside project. It compiles the libraries

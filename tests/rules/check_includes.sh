@@ -15,6 +15,8 @@
 #   viewer      <- everything but server (a window onto any game: never a
 #                  game's headers); SDL and Dear ImGui only in its sources,
 #                  never in its public headers
+#   bots        <- everything but server (the bots runner; never a game, and
+#                  its public headers carry no CLI11 or spdlog)
 #   tools, examples <- never ENet
 # Only the ENet-facing sources of the transport, transport/src/enet_*.cpp,
 # may include <enet/...>.
@@ -55,6 +57,15 @@ check host core transport timesync snapshot prediction lagcomp server
 check server/app core prediction host arena
 check client core transport timesync snapshot prediction lagcomp
 check viewer core transport timesync snapshot prediction lagcomp client
+check bots core transport timesync snapshot prediction lagcomp client
+
+# A game includes tickwire/bots/bots.h: only our own headers and the
+# standard library there, so the runner's command-line parser and logger
+# stay private to it.
+while IFS=: read -r file line text; do
+  echo "include rule: $file:$line: the bots' public headers may include only tickwire/ and standard headers ($text)"
+  violations=$((violations + 1))
+done < <(grep -rnE '^\s*#\s*include\s*[<"](CLI|spdlog|fmt|enet)/' bots/include 2>/dev/null || true)
 
 while IFS=: read -r file line text; do
   if [[ "$file" != transport/src/enet_*.cpp ]]; then
@@ -62,7 +73,7 @@ while IFS=: read -r file line text; do
     violations=$((violations + 1))
   fi
 done < <(grep -rnE '^\s*#\s*include\s*[<"]enet/' --include='*.h' --include='*.cpp' --include='*.hpp' \
-  core transport timesync snapshot prediction lagcomp server host client viewer tools examples bench tests 2>/dev/null || true)
+  core transport timesync snapshot prediction lagcomp server host client viewer bots tools examples bench tests 2>/dev/null || true)
 
 # Public headers of transport must not mention ENet types either.
 if grep -rnE '\bENet[A-Z][A-Za-z]*\b|\benet_[a-z_]+\(' transport/include 2>/dev/null; then

@@ -82,8 +82,8 @@ TEST(SchemaFileAdversarial, HostileLinesAreRefused) {
       "field x float min 0 max 1 precision 0.1 interpolation sideways",
       "field x float min 0 max 1 precision 0.1 prediction psychic",
       "field x float min 0 max 1 precision 0.1 interpolation linear interpolation step",
-      "field x int min 0 max 99999999999",   // past int32
-      "field x int min 0 max 1.5",           // not an integer
+      "field x int min 0 max 99999999999",  // past int32
+      "field x int min 0 max 1.5",          // not an integer
       "field x int min 0 max 1 interpolation angular",
       "field x enum count 0",
       "field x enum count -1",

@@ -1,15 +1,14 @@
 // Schema files: every field kind, interpolation, prediction, role and
 // priority written and read back into a schema with the same hash.
 
-#include <gtest/gtest.h>
+#include "tickwire/snapshot/schema_file.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <string>
-
-#include "tickwire/snapshot/schema_file.h"
 
 namespace tickwire::snapshot {
 namespace {
