@@ -190,8 +190,10 @@ std::string to_html(const Report& report) {
   const char* blue = "#1f77b4";
   const char* orange = "#ff7f0e";
   const std::string bots_time = "seconds since start";
+  const std::string program = escape(report.run.program);
   std::string html =
-      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>tickwire-bots report</title>\n"
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + program +
+      " report</title>\n"
       "<style>body{font:14px sans-serif;margin:24px;color:#222}table{border-collapse:collapse}"
       "th,td{padding:2px 12px;text-align:left;border-bottom:1px solid #ddd}"
       "pre{white-space:pre-wrap}.pass{color:#2a7d2a}.fail{color:#c0392b;font-weight:bold}figure{margin:12px 0}"
@@ -199,7 +201,7 @@ std::string to_html(const Report& report) {
       "svg .ylabel{text-anchor:end}svg .xlabel{text-anchor:middle}svg .grid{stroke:#e4e4e4}svg .zero{stroke:#999}"
       "</style>\n"
       "</head><body>\n";
-  html += "<h1>tickwire-bots report</h1>\n<p class=\"" + std::string(report.passed() ? "pass" : "fail") + "\">" +
+  html += "<h1>" + program + " report</h1>\n<p class=\"" + std::string(report.passed() ? "pass" : "fail") + "\">" +
           (report.passed() ? "PASS: every threshold held" : "FAIL: a threshold did not hold") + "</p>\n";
   html += "<h2>Run</h2><table>\n" + row("server", report.run.server) + row("script", report.run.script) +
           row("bots", std::to_string(report.run.bots)) + row("duration", fixed(s.seconds) + " s") +

@@ -61,8 +61,8 @@ std::string summary_text(const Report& report) {
   const Summary& s = report.summary;
   const Outcome& o = s.outcome;
   std::string out;
-  out += format("tickwire-bots summary: %zu bots, script %s, %.1f s, link %s, seed %llu\n", report.run.bots,
-                report.run.script.c_str(), s.seconds, report.run.link.c_str(), ull(report.run.seed));
+  out += format("%s summary: %zu bots, script %s, %.1f s, link %s, seed %llu\n", report.run.program.c_str(),
+                report.run.bots, report.run.script.c_str(), s.seconds, report.run.link.c_str(), ull(report.run.seed));
   out +=
       format("  connected                 %zu/%zu (%.1f%%)\n", o.connected_ever, o.bots, 100.0 * s.connected_fraction);
   out += format("  still connected           %zu\n", o.still_connected);

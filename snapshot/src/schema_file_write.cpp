@@ -3,9 +3,7 @@
 
 #include <cerrno>
 #include <charconv>
-#include <cinttypes>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
@@ -31,10 +29,17 @@ std::string float_text(float value) {
 // The same float with `digits` significant digits, read back.
 float rounded(float value, int digits) {
   char buffer[48];
-  std::snprintf(buffer, sizeof buffer, "%.*g", digits, static_cast<double>(value));
+  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::general, digits);
   float out = value;
-  std::from_chars(buffer, buffer + std::strlen(buffer), out);
+  if (ec != std::errc{} || std::from_chars(buffer, end, out).ec != std::errc{}) return value;
   return out;
+}
+
+// 16 hex digits, leading zeros kept.
+std::string hex16(std::uint64_t value) {
+  std::string text(16, '0');
+  for (std::size_t i = 0; i < 16; ++i) text[15 - i] = "0123456789abcdef"[(value >> (4 * i)) & 0xF];
+  return text;
 }
 
 struct Range {
@@ -150,9 +155,7 @@ std::string describe_schema(const Schema& schema) {
   // Schema() hashes to 0 and an empty SchemaBuilder's build() does not:
   // with no types there is nothing for a hash to check.
   if (schema.type_count() == 0) return text;
-  char hash[40];
-  std::snprintf(hash, sizeof hash, "hash %016" PRIx64 "\n", schema.hash());
-  return text + hash;
+  return text + "hash " + hex16(schema.hash()) + "\n";
 }
 
 Result<void> save_schema(const std::string& path, const Schema& schema) {
