@@ -87,6 +87,7 @@ if grep -rnE '^\s*#\s*include\s*[<"](CLI/|spdlog/|fmt/|prometheus/|httplib|enet/
   echo "include rule: host's public headers include a third-party library"
   violations=$((violations + 1))
 fi
+
 # The viewer's public headers: no SDL or Dear ImGui, by include or by name,
 # so a game's viewer main builds against them alone.
 while IFS=: read -r file line text; do
