@@ -10,7 +10,7 @@ namespace snapshot = tickwire::snapshot;
 namespace prediction = tickwire::prediction;
 
 Game::Game(GameConfig config)
-    : config_(config), dt_(0.0F), match_ticks_(0), kickoff_ticks_(0), kick_cooldown_ticks_(0) {
+    : config_(config), dt_(0.0F), kickoff_ticks_(0), kick_cooldown_ticks_(0) {
   check_config(config_);
   apply_tick_rate(config_.tick_rate);
 }
@@ -25,7 +25,6 @@ void Game::set_tick_rate(std::uint32_t tick_rate) {
 void Game::apply_tick_rate(std::uint32_t tick_rate) {
   config_.tick_rate = tick_rate;
   dt_ = 1.0F / static_cast<float>(tick_rate);
-  match_ticks_ = static_cast<std::int32_t>(config_.match_seconds * tick_rate);
   kickoff_ticks_ = ticks_in(kKickoffSeconds, tick_rate);
   kick_cooldown_ticks_ = ticks_in(kKickCooldownSeconds, tick_rate);
 }

@@ -42,7 +42,7 @@ Vec2 keep_on_pitch(Vec2 p) {
 
 const Input* input_of(std::span<const StepScratch::Owned> inputs, std::int32_t owner) {
   for (const auto& in : inputs) {
-    if (static_cast<std::int32_t>(in.owner % 65536) == owner) return &in.input;
+    if (owner_code(in.owner) == owner) return &in.input;
   }
   return nullptr;
 }
@@ -196,7 +196,10 @@ void Game::simulate(snapshot::World& world, Tick /*tick*/, const prediction::Inp
   const auto board = find_scoreboard(world);
   const auto ball = find_ball(world);
   const std::int32_t clock = board ? world.get(*board, s.clock) + 1 : 0;
-  const bool match_over = board && clock >= match_ticks_;
+  // The match length rides in the scoreboard, so a client predicting the
+  // ball ends the match when its server does, whatever that server was told.
+  const std::int32_t match_ticks = board ? world.get(*board, s.match_ticks) : 0;
+  const bool match_over = board && clock >= match_ticks;
   const bool kickoff = board && world.get(*board, s.kickoff) > 0;
   const Vec2 ball_at = ball ? world.get(*ball, s.ball_position) : Vec2{};
 
@@ -234,7 +237,7 @@ void Game::simulate(snapshot::World& world, Tick /*tick*/, const prediction::Inp
     }
   }
   const std::int32_t rate = static_cast<std::int32_t>(config_.tick_rate);
-  const std::int32_t left = match_ticks_ - world.get(*board, s.clock);
+  const std::int32_t left = match_ticks - world.get(*board, s.clock);
   world.set(*board, s.seconds_left, (left + rate - 1) / rate);
   world.set(*board, s.tick_rate, rate);
 }

@@ -28,7 +28,7 @@ Schema make_schema() {
     s.player_type = t.id();
     s.player_position = t.add_vec2("position", lo, hi, 0.001F);
     s.player_velocity = t.add_vec2("velocity", {-kPlayerSpeed, -kPlayerSpeed}, {kPlayerSpeed, kPlayerSpeed}, 0.01F);
-    s.player_owner = t.add_int("owner", 0, 65535);
+    s.player_owner = t.add_int("owner", 0, kMaxOwner);
     s.player_team = t.add_int("team", 0, 1);
     s.player_kick_cooldown = t.add_int("kick_cooldown", 0, kMaxPauseTicks);
   }
@@ -39,7 +39,7 @@ Schema make_schema() {
     s.ball_position = t.add_vec2("position", lo, hi, 0.001F);
     s.ball_velocity = t.add_vec2("velocity", {-kBallMaxSpeed, -kBallMaxSpeed}, {kBallMaxSpeed, kBallMaxSpeed}, 0.001F);
     s.ball_teleports = t.add_int("teleports", 0, 3, snapshot::Interpolation::kTeleportCounter);
-    s.ball_last_touch = t.add_int("last_touch", -1, 65535);
+    s.ball_last_touch = t.add_int("last_touch", -1, kMaxOwner);
   }
   {
     auto t = b.entity_type("scoreboard");
@@ -47,6 +47,7 @@ Schema make_schema() {
     s.score_home = t.add_int("home", 0, 9999);
     s.score_away = t.add_int("away", 0, 9999);
     s.clock = t.add_int("clock", 0, kMaxMatchTicks);
+    s.match_ticks = t.add_int("match_ticks", 1, kMaxMatchTicks);
     s.seconds_left = t.add_int("seconds_left", 0, static_cast<std::int32_t>(kMaxMatchSeconds));
     s.kickoff = t.add_int("kickoff", 0, kMaxPauseTicks);
     s.last_scorer = t.add_int("last_scorer", -1, 1);
@@ -112,6 +113,7 @@ void populate(snapshot::World& world, const GameConfig& config) {
   world.set(ball, s.ball_last_touch, -1);
   const EntityId board = world.spawn(s.scoreboard_type);
   world.set(board, s.seconds_left, static_cast<std::int32_t>(config.match_seconds));
+  world.set(board, s.match_ticks, ticks_in(static_cast<float>(config.match_seconds), config.tick_rate));
   world.set(board, s.kickoff, ticks_in(kKickoffSeconds, config.tick_rate));
   world.set(board, s.last_scorer, -1);
   world.set(board, s.tick_rate, static_cast<std::int32_t>(config.tick_rate));
@@ -139,7 +141,7 @@ EntityId spawn_player(snapshot::World& world, std::uint32_t owner, std::int32_t 
   const float x = own_goal_x(team) * 0.5F;
   const auto lane = static_cast<float>(owner % 11) - 5.0F;
   world.set(id, s.player_position, Vec2{x, lane * 3.0F});
-  world.set(id, s.player_owner, static_cast<std::int32_t>(owner % 65536));
+  world.set(id, s.player_owner, owner_code(owner));
   world.set(id, s.player_team, team);
   world.quantize(id);
   return id;
@@ -148,7 +150,7 @@ EntityId spawn_player(snapshot::World& world, std::uint32_t owner, std::int32_t 
 std::optional<EntityId> find_player(const snapshot::World& world, std::uint32_t owner) {
   const Schema& s = schema();
   for (const EntityId id : world.entities(s.player_type)) {
-    if (world.get(id, s.player_owner) == static_cast<std::int32_t>(owner % 65536)) return id;
+    if (world.get(id, s.player_owner) == owner_code(owner)) return id;
   }
   return std::nullopt;
 }

@@ -218,6 +218,32 @@ TEST(Pitch, TheMatchClockRunsOutAndANewMatchStarts) {
   EXPECT_EQ(m.world.get(m.ball(), s.ball_teleports), (teleports + 1) % 4);
 }
 
+// Client ids only grow: a long-running server's client 65537 is not
+// mistaken for client 1.
+TEST(Pitch, ClientIdsBeyondSixteenBitsFindTheirOwnPlayers) {
+  Match m;
+  const EntityId first = m.join(1);
+  const EntityId later = m.join(65537);
+  EXPECT_NE(first, later);
+  EXPECT_EQ(find_player(m.world, 65537), later);
+  EXPECT_EQ(find_player(m.world, 1), first);
+}
+
+// A client's game is made with the default config; the match length its
+// server was given reaches it in the scoreboard, so a client predicting the
+// ball ends the match on the same tick as the server.
+TEST(Pitch, TheMatchLengthComesFromTheWorldNotTheLocalConfig) {
+  Match m(GameConfig{.tick_rate = 20, .match_seconds = 2});
+  m.game = Game(GameConfig{.tick_rate = 20});  // a client's: 300 s by default
+  m.end_kickoff();
+  m.world.set(m.board(), s.score_home, 1);
+  for (int i = 0; i < 39; ++i) m.step();
+  EXPECT_EQ(m.world.get(m.board(), s.score_home), 1);
+  m.step();
+  EXPECT_EQ(m.world.get(m.board(), s.clock), 0);
+  EXPECT_EQ(m.world.get(m.board(), s.score_home), 0);
+}
+
 // Speeds are per second: a second of running covers about the same ground
 // at any tick rate.
 TEST(Pitch, ASecondOfRunningCoversTheSameGroundAtAnyTickRate) {

@@ -59,6 +59,11 @@ inline constexpr float kKickoffSeconds = 1.5F;       // the ball waits on the sp
 inline constexpr std::uint32_t kMinTickRate = 10;
 inline constexpr std::uint32_t kMaxTickRate = 240;
 inline constexpr std::uint32_t kMaxMatchSeconds = 3600;
+// A player's owner field holds its client id in 31 bits: ids only grow, so
+// a narrower field would let a long-running server's client k + 2^16 match
+// client k's player.
+inline constexpr std::int32_t kMaxOwner = 0x7FFFFFFF;
+inline std::int32_t owner_code(std::uint32_t client_id) { return static_cast<std::int32_t>(client_id & 0x7FFFFFFFU); }
 
 enum Team : std::int32_t { kHome = 0, kAway = 1 };
 // Home defends the goal at x = -kHalfLength and attacks the other one.
@@ -95,6 +100,7 @@ struct Schema {
   Field<std::int32_t> score_home;
   Field<std::int32_t> score_away;
   Field<std::int32_t> clock;         // ticks played in this match
+  Field<std::int32_t> match_ticks;   // a match's length, as the server was configured
   Field<std::int32_t> seconds_left;  // of this match, rounded up
   Field<std::int32_t> kickoff;       // ticks until the ball may be played again
   Field<std::int32_t> last_scorer;   // the team that scored last, -1 none
@@ -195,7 +201,6 @@ class Game final : public tickwire::prediction::NetGame {
 
   GameConfig config_;
   float dt_;
-  std::int32_t match_ticks_;
   std::int32_t kickoff_ticks_;
   std::int32_t kick_cooldown_ticks_;
   StepScratch step_;
