@@ -58,6 +58,7 @@ struct Relay::Session {
   transport::SimLink up;
   transport::SimLink down;
   Time last_heard;
+  std::uint64_t id = 0;  // which session of this client ip:port (one may expire and another start)
   explicit Session(std::uint64_t seed) : rng(seed) {}
   ~Session() {
     if (upstream_fd >= 0) ::close(upstream_fd);
@@ -106,6 +107,7 @@ Relay::Session* Relay::session_for(const sockaddr_in& client, Time now) {
   // Each session draws from its own stream, so one client's traffic does
   // not change another's fate and a seed replays per client.
   auto s = std::make_unique<Session>(config_.seed * 0x9E3779B97F4A7C15ULL + ++sessions_made_);
+  s->id = sessions_made_;
   s->client = client;
   s->last_heard = now;
   sockaddr_in any{};
@@ -119,10 +121,11 @@ Relay::Session* Relay::session_for(const sockaddr_in& client, Time now) {
   return raw;
 }
 
-void Relay::admit(transport::SimLink& link, transport::SimRng& rng, const transport::LinkConditions& c,
-                  RelayCounters& k, int fd, const sockaddr_in& to, std::vector<std::uint8_t> bytes, Time now) {
+void Relay::admit(Session& s, bool upstream, const transport::LinkConditions& c, RelayCounters& k, int fd,
+                  const sockaddr_in& to, std::vector<std::uint8_t> bytes, Time now) {
   ++k.received;
-  const transport::LinkVerdict v = link.admit(c, rng, now, bytes.size());
+  transport::SimLink& link = upstream ? s.up : s.down;
+  const transport::LinkVerdict v = link.admit(c, s.rng, now, bytes.size());
   if (v.fate != transport::SimFate::kDelivered || pending_.size() >= kMaxPending) {
     ++k.dropped;
     return;
@@ -131,9 +134,9 @@ void Relay::admit(transport::SimLink& link, transport::SimRng& rng, const transp
   k.delay_us_total += (v.deliver - now).micros();
   if (v.copy) {
     ++k.duplicated;
-    pending_.push(Pending{*v.copy, order_++, fd, to, bytes});
+    pending_.push(Pending{*v.copy, order_++, fd, to, bytes, now, key_of(s.client), s.id, upstream});
   }
-  pending_.push(Pending{v.deliver, order_++, fd, to, std::move(bytes)});
+  pending_.push(Pending{v.deliver, order_++, fd, to, std::move(bytes), now, key_of(s.client), s.id, upstream});
 }
 
 void Relay::read_listen(Time now) {
@@ -146,7 +149,7 @@ void Relay::read_listen(Time now) {
     Session* s = session_for(from, now);
     if (s == nullptr) continue;
     s->last_heard = now;
-    admit(s->up, s->rng, config_.up, up_, s->upstream_fd, forward_,
+    admit(*s, true, config_.up, up_, s->upstream_fd, forward_,
           std::vector<std::uint8_t>(buf.begin(), buf.begin() + n), now);
   }
 }
@@ -156,7 +159,7 @@ void Relay::read_upstream(Session& s, Time now) {
   for (int i = 0; i < 256; ++i) {
     const ssize_t n = ::recv(s.upstream_fd, buf.data(), buf.size(), 0);
     if (n < 0) return;
-    admit(s.down, s.rng, config_.down, down_, listen_fd_, s.client,
+    admit(s, false, config_.down, down_, listen_fd_, s.client,
           std::vector<std::uint8_t>(buf.begin(), buf.begin() + n), now);
   }
 }
@@ -171,6 +174,11 @@ void Relay::deliver_due(Time now) {
       ++k.relayed;
     } else {
       ++k.dropped;
+    }
+    // The datagram has left its link: without this the link counts it in
+    // flight for ever, and after kMaxInFlight datagrams drops everything.
+    if (auto it = sessions_.find(p.session_key); it != sessions_.end() && it->second->id == p.session_id) {
+      (p.upstream ? it->second->up : it->second->down).on_delivered(p.sent, p.at, p.bytes.size());
     }
     pending_.pop();
   }

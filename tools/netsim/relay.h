@@ -69,14 +69,18 @@ class Relay {
     int fd;
     sockaddr_in to;
     std::vector<std::uint8_t> bytes;
+    Time sent;                    // admitted to its link
+    std::uint64_t session_key;    // the client ip:port whose link carries it
+    std::uint64_t session_id;     // ... and which session of it (Session::id)
+    bool upstream;                // client to server
     bool operator>(const Pending& o) const { return at != o.at ? at > o.at : order > o.order; }
   };
 
   explicit Relay(RelayConfig config);
   void read_listen(Time now);
   void read_upstream(Session& s, Time now);
-  void admit(transport::SimLink& link, transport::SimRng& rng, const transport::LinkConditions& c, RelayCounters& k,
-             int fd, const sockaddr_in& to, std::vector<std::uint8_t> bytes, Time now);
+  void admit(Session& s, bool upstream, const transport::LinkConditions& c, RelayCounters& k, int fd,
+             const sockaddr_in& to, std::vector<std::uint8_t> bytes, Time now);
   Session* session_for(const sockaddr_in& client, Time now);
   void expire_idle(Time now);
 
