@@ -25,6 +25,7 @@ double ms(Duration d) { return d.millis_f(); }
 Bot::Bot(BotConfig config) : config_(std::move(config)) {
   if (!config_.game || config_.script == nullptr) throw std::invalid_argument("a bot needs a game and a script");
   script_ = config_.script->make(config_.seed);
+  if (!script_) throw std::invalid_argument("--script " + config_.script->name + ": ScriptInfo::make gave no script");
 }
 
 Bot::~Bot() = default;
@@ -79,6 +80,19 @@ void Bot::join(Time now) {
   ++joins_;
   leaving_ = false;
   changed_at_ = now;
+  // The game's own hook: setup made one game, but a later call may still
+  // fail, and ends this bot rather than the run.
+  std::string no_game = "BotsSpec::make_game gave no game";
+  try {
+    game_ = config_.game->make_game();
+  } catch (const std::exception& e) {
+    no_game = e.what();
+  }
+  if (!game_) {
+    ++disconnects_["no game: " + no_game];
+    ended_ = true;
+    return;
+  }
   auto net = bot_socket_config(config_.timeout, config_.server, {config_.index, config_.token_key});
   if (!net) {
     ++disconnects_["no token: " + net.error().detail];
@@ -112,9 +126,17 @@ void Bot::join(Time now) {
   cc.input_interval = config_.input_interval;
   cc.snapshot_codebook = config_.codebook;
   cc.adaptive_snapshot_models = config_.adaptive_models;
-  game_ = config_.game->make_game();
-  client_ = std::make_unique<client::Client>(
-      std::move(wire), *game_, [this](Tick tick, snapshot::Record& r) { sample_input(tick, r); }, cc);
+  try {
+    client_ = std::make_unique<client::Client>(
+        std::move(wire), *game_, [this](Tick tick, snapshot::Record& r) { sample_input(tick, r); }, cc);
+  } catch (const std::exception& e) {
+    ++disconnects_[std::string("no client: ") + e.what()];
+    ended_ = true;
+    link_ = nullptr;
+    socket_ = nullptr;
+    game_.reset();
+    return;
+  }
   if (auto started = client_->connect(config_.server, now); !started) {
     ++disconnects_["connect refused: " + started.error().detail];
     ended_ = true;
@@ -171,6 +193,7 @@ void Bot::handle(const client::ClientEvent& event, Time now) {
 BotView Bot::view_of(const snapshot::World& world) const {
   BotView view{world, client_->avatar(), config_.game->schema, config_.game->input_type, client_->client_id()};
   view.predicted = client_->predicted_world();
+  view.tick_rate = client_->tick_rate();
   return view;
 }
 
@@ -204,8 +227,8 @@ void Bot::maybe_check_sync(Time now) {
   const std::optional<Tick> tick = client_->predicted_tick();
   const std::optional<std::uint32_t> player = client_->client_id();
   if (world == nullptr || !tick || !player) return;
-  const SyncCheckResult result =
-      run_sync_check(*world, *tick, *player, {config_.game.get(), config_.script}, config_.seed + sync_checks_);
+  const SyncCheckResult result = run_sync_check(*world, *tick, *player, client_->tick_rate(),
+                                                {config_.game.get(), config_.script}, config_.seed + sync_checks_);
   sync_checks_ += result.checks;
   if (result.failure) {
     ++desyncs_;

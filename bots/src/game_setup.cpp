@@ -1,5 +1,8 @@
 #include "game_setup.h"
 
+#include <exception>
+#include <string>
+
 #include "tickwire/snapshot/codebook.h"
 #include "tickwire/snapshot/schema_file.h"
 
@@ -43,6 +46,20 @@ Result<void> use_schema_file(const Options& o, GameSetup& setup) {
   return {};
 }
 
+// One game from the binary's hook, which is the game's code: a null or a
+// throw is reported as a start-up error, not a crash.
+Result<std::unique_ptr<prediction::NetGame>> try_make_game(
+    const std::function<std::unique_ptr<prediction::NetGame>()>& make_game) {
+  std::unique_ptr<prediction::NetGame> game;
+  try {
+    game = make_game();
+  } catch (const std::exception& e) {
+    return bad_flag(std::string("BotsSpec::make_game: ") + e.what());
+  }
+  if (!game) return bad_flag("BotsSpec::make_game gave no game");
+  return game;
+}
+
 }  // namespace
 
 const ScriptInfo* GameSetup::find(std::string_view name) const {
@@ -68,9 +85,10 @@ Result<std::shared_ptr<const GameSetup>> make_game_setup(Options& o, const BotsS
     if (!spec.make_game) return bad_flag("this binary has no game of its own: run it with --thin --schema FILE");
     setup->make_game = spec.make_game;
     setup->scripts = all_scripts(spec);
-    const std::unique_ptr<prediction::NetGame> game = spec.make_game();
-    setup->schema = game->schema();
-    setup->input_type = game->input_type();
+    auto game = try_make_game(spec.make_game);
+    if (!game) return game.error();
+    setup->schema = game.value()->schema();
+    setup->input_type = game.value()->input_type();
   }
   if (!o.codebook_file.empty()) {
     auto book = snapshot::load_codebook(o.codebook_file, setup->schema);
@@ -78,9 +96,10 @@ Result<std::shared_ptr<const GameSetup>> make_game_setup(Options& o, const BotsS
     o.codebook = std::move(book).value();
   }
   // The codebook the honest bots' clients fold into their Hello.
-  const std::unique_ptr<prediction::NetGame> game = setup->make_game();
+  auto game = try_make_game(setup->make_game);
+  if (!game) return game.error();
   const std::shared_ptr<const snapshot::ModelState> book =
-      o.codebook ? o.codebook : (o.adaptive_models ? nullptr : game->snapshot_codebook());
+      o.codebook ? o.codebook : (o.adaptive_models ? nullptr : game.value()->snapshot_codebook());
   setup->hello_fingerprint = {setup->schema.hash(), snapshot::fingerprint_codebook_hash(book.get(), setup->schema)};
   if (o.bots > 0 && setup->find(o.script) == nullptr) {
     return bad_flag("--script: '" + o.script + "' is not a script of this game" +

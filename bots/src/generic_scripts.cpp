@@ -12,7 +12,9 @@
 namespace tickwire::bots {
 namespace {
 
-constexpr int kTicksPerSecond = 60;
+// The rate assumed before the server's is known (BotView::tick_rate).
+constexpr std::uint32_t kDefaultTicksPerSecond = 60;
+constexpr std::uint32_t kMaxTicksPerSecond = 100'000;  // keeps the tick counts in an int
 
 struct Slot {
   std::uint32_t max_code = 0;
@@ -27,8 +29,12 @@ class GenericScript final : public BotScript {
  public:
   GenericScript(Style style, std::uint64_t seed) : style_(style), rng_(seed) {}
 
-  void input(const BotView& /*view*/, Tick /*tick*/, snapshot::Record& out) override {
+  void input(const BotView& view, Tick /*tick*/, snapshot::Record& out) override {
     if (style_ == Style::kIdle) return;
+    // "About once a second" and the bursts' quiet spells are in ticks of
+    // the server's rate, once it is known.
+    ticks_per_second_ =
+        static_cast<int>(view.tick_rate != 0 ? std::min(view.tick_rate, kMaxTicksPerSecond) : kDefaultTicksPerSecond);
     if (slots_.empty()) start(out);
     switch (style_) {
       case Style::kIdle:
@@ -54,6 +60,7 @@ class GenericScript final : public BotScript {
       }
     }
     draw_all();
+    if (style_ == Style::kBursts) countdown_ = quiet_ticks();  // it holds first
   }
 
   std::uint32_t draw(const Slot& s) {
@@ -73,10 +80,10 @@ class GenericScript final : public BotScript {
       const Slot& s = slots_[i];
       if (s.fixed) continue;
       if (s.discrete) {
-        if (rng_.chance(1.0 / kTicksPerSecond)) codes_[i] = draw(s);
+        if (rng_.chance(1.0 / ticks_per_second_)) codes_[i] = draw(s);
         continue;
       }
-      if (rng_.chance(1.0 / kTicksPerSecond)) velocity_[i] = static_cast<int>(rng_.next() % 3) - 1;
+      if (rng_.chance(1.0 / ticks_per_second_)) velocity_[i] = static_cast<int>(rng_.next() % 3) - 1;
       const std::int64_t step = std::max<std::int64_t>(1, s.max_code / 100) * velocity_[i];
       std::int64_t code = std::int64_t{codes_[i]} + step;
       const std::int64_t span = std::int64_t{s.max_code} + 1;
@@ -90,15 +97,19 @@ class GenericScript final : public BotScript {
     }
   }
 
-  // Quiet for 1 to 3 s, then 5 to 20 ticks of fresh values every tick.
+  // Quiet for 1 to 3 s (from the start), then 5 to 20 ticks of fresh
+  // values every tick.
   void burst() {
     if (--countdown_ > 0) {
       if (bursting_) draw_all();
       return;
     }
     bursting_ = !bursting_;
-    countdown_ = bursting_ ? 5 + static_cast<int>(rng_.next() % 16)
-                           : kTicksPerSecond + static_cast<int>(rng_.next() % (2 * kTicksPerSecond));
+    countdown_ = bursting_ ? 5 + static_cast<int>(rng_.next() % 16) : quiet_ticks();
+  }
+  // 1 to 3 s of ticks.
+  int quiet_ticks() {
+    return ticks_per_second_ + static_cast<int>(rng_.next() % static_cast<std::uint64_t>(2 * ticks_per_second_));
   }
 
   Style style_;
@@ -108,6 +119,7 @@ class GenericScript final : public BotScript {
   std::vector<int> velocity_;
   bool bursting_ = false;
   int countdown_ = 0;
+  int ticks_per_second_ = static_cast<int>(kDefaultTicksPerSecond);
 };
 
 ScriptInfo generic(const char* name, const char* description, Style style) {

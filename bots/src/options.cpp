@@ -115,7 +115,7 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv, cons
       ->group(limits);
   app.add_option("--min-hit-registration", t.min_hit_registration,
                  "Smallest fraction (0-1) of hitscan shots on target in the shooter's view that the server counts "
-                 "as hits (shooter scripts; default: off)")
+                 "as hits (scripts that score shots, BotScript::shots; default: off)")
       ->check(CLI::Range(0.0, 1.0))
       ->group(limits);
   app.add_option("--max-false-hits", t.max_false_hits,

@@ -1,5 +1,7 @@
 #include "sync_check.h"
 
+#include <exception>
+#include <string>
 #include <vector>
 
 #include "tickwire/prediction/sync_test.h"
@@ -9,10 +11,8 @@ namespace {
 
 constexpr std::uint32_t kServerIds = 65536;
 
-}  // namespace
-
-SyncCheckResult run_sync_check(const snapshot::World& world, Tick tick, std::uint32_t player, SyncCheckGame setup,
-                               std::uint64_t seed, SyncCheckConfig config) {
+SyncCheckResult sync_check(const snapshot::World& world, Tick tick, std::uint32_t player, std::uint32_t tick_rate,
+                           const SyncCheckGame& setup, std::uint64_t seed, const SyncCheckConfig& config) {
   const snapshot::Schema& schema = setup.game->schema;
   snapshot::World initial(schema, {kServerIds});
   std::vector<snapshot::EntityId> ids;
@@ -24,7 +24,12 @@ SyncCheckResult run_sync_check(const snapshot::World& world, Tick tick, std::uin
   // The test owns its game object and script: the bot's own must not see
   // these ticks.
   const std::unique_ptr<prediction::NetGame> game = setup.game->make_game();
+  if (!game) return {0, "BotsSpec::make_game gave no game for the sync test"};
   const std::unique_ptr<BotScript> script = setup.script->make(seed);
+  if (!script) return {0, "ScriptInfo::make gave no script for the sync test"};
+  // A game whose step depends on the rate replays at the server's, as the
+  // bot's own game does.
+  if (tick_rate != 0) game->set_tick_rate(tick_rate);
   const std::optional<snapshot::EntityId> avatar = game->avatar(initial, prediction::PlayerId{player});
   const prediction::SyncTest* running = nullptr;
   const prediction::InputSampler sampler = [&](Tick at, snapshot::Record& record) {
@@ -32,6 +37,7 @@ SyncCheckResult run_sync_check(const snapshot::World& world, Tick tick, std::uin
     const snapshot::World& now = running != nullptr ? running->prediction().world() : initial;
     BotView view{now, avatar, schema, setup.game->input_type, player};
     view.predicted = &now;
+    view.tick_rate = tick_rate;
     script->input(view, at, record);
   };
   prediction::SyncTestConfig test_config;
@@ -50,6 +56,17 @@ SyncCheckResult run_sync_check(const snapshot::World& world, Tick tick, std::uin
   }
   result.checks = test.checks();
   return result;
+}
+
+}  // namespace
+
+SyncCheckResult run_sync_check(const snapshot::World& world, Tick tick, std::uint32_t player, std::uint32_t tick_rate,
+                               SyncCheckGame setup, std::uint64_t seed, SyncCheckConfig config) {
+  try {
+    return sync_check(world, tick, player, tick_rate, setup, seed, config);
+  } catch (const std::exception& e) {
+    return {0, std::string("the sync test stopped: ") + e.what()};
+  }
 }
 
 }  // namespace tickwire::bots

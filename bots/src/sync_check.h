@@ -34,9 +34,11 @@ struct SyncCheckGame {
 };
 
 // `world` is the bot's predicted world at `tick`, `player` its client id,
+// `tick_rate` the server's (the test's game is told it, as the bot's was),
 // `seed` seeds the inputs' script. Entities predicted locally and not yet
-// confirmed by the server (ids of 65536 and up) are left out.
-SyncCheckResult run_sync_check(const snapshot::World& world, Tick tick, std::uint32_t player, SyncCheckGame game,
-                               std::uint64_t seed, SyncCheckConfig config = {});
+// confirmed by the server (ids of 65536 and up) are left out. A game hook
+// that fails (make_game giving none, or throwing) is reported as the failure.
+SyncCheckResult run_sync_check(const snapshot::World& world, Tick tick, std::uint32_t player, std::uint32_t tick_rate,
+                               SyncCheckGame game, std::uint64_t seed, SyncCheckConfig config = {});
 
 }  // namespace tickwire::bots

@@ -55,11 +55,13 @@ std::vector<ThresholdCheck> evaluate(const Summary& s, const Thresholds& t) {
   if (t.min_hit_registration) {
     checks.push_back(needs_figure(
         at_least("--min-hit-registration", s.hit_registration.value_or(std::nan("")), *t.min_hit_registration),
-        s.hit_registration.has_value(), "no shot on target was scored: run shooter bots"));
+        s.hit_registration.has_value(),
+        "no shot on target was scored: run scripts that score shots (BotScript::shots)"));
   }
   if (t.max_false_hits) {
     checks.push_back(needs_figure(at_most("--max-false-hits", s.false_hits.value_or(std::nan("")), *t.max_false_hits),
-                                  s.false_hits.has_value(), "no shot off target was scored: run shooter_miss bots"));
+                                  s.false_hits.has_value(),
+                                  "no shot off target was scored: run scripts that score shots (BotScript::shots)"));
   }
   if (s.sync_checks > 0) checks.push_back(at_most("sync-test desyncs", static_cast<double>(s.desyncs), 0.0));
   return checks;

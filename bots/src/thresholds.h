@@ -23,9 +23,9 @@ struct Thresholds {
   // The worst bot's input margin p99 (the margin 99% of its inputs reach);
   // off unless given. A run without margins fails it.
   std::optional<double> min_input_margin_p99_ms;
-  // Hitscan shots (the shooter scripts): the least registration and the
-  // most false hits, as fractions; off unless given. A run without such
-  // shots fails them.
+  // Hitscan shots (scripts that score shots, BotScript::shots): the least
+  // registration and the most false hits, as fractions; off unless given.
+  // A run without such shots fails them.
   std::optional<double> min_hit_registration;
   std::optional<double> max_false_hits;
   // Any desync found by the sync test fails the run; not configurable,

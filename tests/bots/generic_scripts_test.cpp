@@ -36,7 +36,9 @@ snapshot::Schema every_kind_input() {
   return b.build();
 }
 
-std::vector<std::vector<std::uint32_t>> play(const std::string& name, std::uint64_t seed, int ticks = 600) {
+// `tick_rate` as the view shows it (0: not yet known).
+std::vector<std::vector<std::uint32_t>> play(const std::string& name, std::uint64_t seed, int ticks = 600,
+                                             std::uint32_t tick_rate = 0) {
   const snapshot::Schema schema = every_kind_input();
   const snapshot::TypeId input = *schema.find_type("controls");
   const ScriptInfo* info = nullptr;
@@ -44,7 +46,8 @@ std::vector<std::vector<std::uint32_t>> play(const std::string& name, std::uint6
   EXPECT_NE(info, nullptr) << name;
   auto script = info->make(seed);
   const snapshot::World world(schema);
-  const BotView view{world, std::nullopt, schema, input, std::nullopt};
+  BotView view{world, std::nullopt, schema, input, std::nullopt};
+  view.tick_rate = tick_rate;
   std::vector<std::vector<std::uint32_t>> codes;
   snapshot::Record record(schema, input);
   for (int t = 0; t < ticks; ++t) {
@@ -87,6 +90,26 @@ TEST(GenericScripts, EachPlaysItsStyle) {
   const std::size_t bursts = changes(play("generic-bursts", 1));
   EXPECT_GT(bursts, 10U);   // a burst or more in 10 s
   EXPECT_LT(bursts, 300U);  // quiet most of the time
+}
+
+// The tick of the first input that differs from the one before it.
+std::size_t first_change(const std::vector<std::vector<std::uint32_t>>& codes) {
+  for (std::size_t t = 1; t < codes.size(); ++t) {
+    if (codes[t] != codes[t - 1]) return t;
+  }
+  return codes.size();
+}
+
+TEST(GenericScripts, BurstsHoldFirstForOneToThreeSecondsAtTheShownRate) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    // Before the server's rate is known: 60 ticks a second.
+    const std::size_t unknown = first_change(play("generic-bursts", seed, 300));
+    EXPECT_GE(unknown, 60U) << "seed " << seed;
+    EXPECT_LT(unknown, 180U) << "seed " << seed;
+    const std::size_t at_10 = first_change(play("generic-bursts", seed, 300, 10));
+    EXPECT_GE(at_10, 10U) << "seed " << seed;
+    EXPECT_LT(at_10, 30U) << "seed " << seed;
+  }
 }
 
 TEST(GenericScripts, TheSchemaGameNeedsARecordType) {

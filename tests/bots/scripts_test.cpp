@@ -137,7 +137,7 @@ TEST(BotSyncCheck, TheArenaPassesOnAPlayedWorld) {
   arena::spawn_player(world, 2);
   const auto game = bots::testing::arena_setup();
   const bots::SyncCheckResult result =
-      bots::run_sync_check(world, Tick(100), 1, {game.get(), game->find("sync-test")}, 77);
+      bots::run_sync_check(world, Tick(100), 1, 60, {game.get(), game->find("sync-test")}, 77);
   EXPECT_FALSE(result.failure.has_value()) << *result.failure;
   EXPECT_GE(result.checks, 3U);
 }

@@ -32,6 +32,8 @@ bad_flags "requires --screenshot" --after 3
 bad_flags "missing port" --connect nohost
 bad_flags "not in range" --frame-rate 0
 bad_flags "not expected" --bogus
+bad_flags "--codebook /nonexistent" --codebook /nonexistent.twcodebook
+bad_flags "excludes" --codebook /nonexistent.twcodebook --adaptive-models
 
 work=$(mktemp -d)
 server_pid=

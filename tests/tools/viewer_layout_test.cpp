@@ -3,7 +3,9 @@
 // framed by the declared ranges with no game constant.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
+#include <vector>
 
 #include "tickwire/viewer/layout.h"
 
@@ -157,6 +159,30 @@ TEST(ViewerViewport, GridStepIsOneTwoOrFiveTimesAPowerOfTen) {
   EXPECT_FLOAT_EQ(grid_step({{0, 0}, {1000, 10}}), 100.0F);
   EXPECT_FLOAT_EQ(grid_step({{0, 0}, {3, 1}}), 0.5F);
   EXPECT_FLOAT_EQ(grid_step({{0, 0}, {0, 0}}), 1.0F);
+}
+
+TEST(ViewerViewport, GridLinesFallOnMultiplesStrictlyInside) {
+  EXPECT_EQ(grid_lines(-40.0F, 40.0F, 10.0F), (std::vector<float>{-30, -20, -10, 0, 10, 20, 30}));
+  EXPECT_EQ(grid_lines(0.0F, 25.0F, 10.0F), (std::vector<float>{10, 20}));
+  EXPECT_TRUE(grid_lines(0.0F, 10.0F, 0.0F).empty());
+  EXPECT_TRUE(grid_lines(10.0F, 0.0F, 1.0F).empty());
+  EXPECT_TRUE(grid_lines(0.0F, std::nanf(""), 1.0F).empty());
+}
+
+TEST(ViewerViewport, GridLinesEndForBoundsFarFromTheOrigin) {
+  // A step below half a float's spacing at 1e7: adding it up never moves.
+  const Bounds narrow{{1e7F, 1e7F}, {1e7F + 1.0F, 1e7F + 1.0F}};
+  const float step = grid_step(narrow);
+  ASSERT_LT(step, 0.5F);
+  const std::vector<float> lines = grid_lines(narrow.min.x, narrow.max.x, step);
+  EXPECT_LE(lines.size(), 1000U);
+  for (const float g : lines) {
+    EXPECT_GT(g, narrow.min.x);
+    EXPECT_LT(g, narrow.max.x);
+  }
+  // However many steps fit, at most the cap is drawn.
+  EXPECT_EQ(grid_lines(-1000.0F, 1000.0F, 0.5F).size(), 1000U);
+  EXPECT_EQ(grid_lines(-1000.0F, 1000.0F, 0.5F, 50).size(), 50U);
 }
 
 }  // namespace

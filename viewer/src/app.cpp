@@ -77,6 +77,7 @@ bool App::start() {
   conditioner_ = conditioned.get();
   client::ClientConfig config;
   config.name = options_.name;
+  config.snapshot_codebook = options_.codebook;
   config.adaptive_snapshot_models = options_.adaptive_models;
   config.logger = logging_.get("client");
   client_ = std::make_unique<client::Client>(

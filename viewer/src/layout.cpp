@@ -234,4 +234,23 @@ float grid_step(const Bounds& b, int cells) {
   return 10.0F * decade;
 }
 
+std::vector<float> grid_lines(float lo, float hi, float step, std::size_t max_lines) {
+  std::vector<float> lines;
+  if (!(step > 0.0F) || !std::isfinite(lo) || !std::isfinite(hi) || !(hi > lo)) return lines;
+  // The first and last multiples of the step strictly inside, in steps.
+  const double first = std::floor(static_cast<double>(lo) / step) + 1.0;
+  const double last = std::ceil(static_cast<double>(hi) / step) - 1.0;
+  const double count = last - first + 1.0;
+  if (!std::isfinite(count) || !(count >= 1.0)) return lines;
+  const std::size_t n = count >= static_cast<double>(max_lines) ? max_lines : static_cast<std::size_t>(count);
+  lines.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto g = static_cast<float>((first + static_cast<double>(i)) * step);
+    // Near the ends, or where floats are coarser than the step, a multiple
+    // rounds onto a bound or onto the line before it.
+    if (g > lo && g < hi && (lines.empty() || g > lines.back())) lines.push_back(g);
+  }
+  return lines;
+}
+
 }  // namespace tickwire::viewer

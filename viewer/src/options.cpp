@@ -57,8 +57,13 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv, cons
   app.add_option("--link", o.link_preset, "Link conditioner preset at start: " + link_preset_names())
       ->capture_default_str()
       ->check(CLI::IsMember(presets));
+  auto* codebook = app.add_option("--codebook", o.codebook_file,
+                                  "The snapshot codebook the server codes with (the file given to the server's "
+                                  "--codebook); default: the one the game ships")
+                       ->type_name("FILE");
   app.add_flag("--adaptive-models", o.adaptive_models,
-               "Expect snapshots coded with adaptive models (a server run with --adaptive-models)");
+               "Expect snapshots coded with adaptive models (a server run with --adaptive-models)")
+      ->excludes(codebook);
   app.add_option("--log-level", o.log_level, "Log level of the client runtime (to stderr)")
       ->capture_default_str()
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));

@@ -2,10 +2,12 @@
 // The viewer's command line, the same for every game's viewer.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
 
+#include "tickwire/snapshot/body_models.h"
 #include "tickwire/transport/transport.h"
 #include "tickwire/viewer/viewer.h"
 
@@ -28,6 +30,10 @@ struct Options {
   bool net_graph = true;
   bool link_panel = false;
   bool adaptive_models = false;  // --adaptive-models: the server codes without the game's codebook
+  // --codebook: the server's snapshot codebook file, loaded against the
+  // game's schema into `codebook` (client::ClientConfig::snapshot_codebook).
+  std::string codebook_file;
+  std::shared_ptr<const snapshot::ModelState> codebook;
   // The teaching toggles at start (client::DrawOptions).
   bool prediction = true;
   bool interpolation = true;
@@ -37,7 +43,8 @@ struct Options {
 };
 
 // Options, or the exit code when the program should stop (0 after --help,
-// 2 for bad flags, with the message printed).
+// 2 for bad flags, with the message printed). --codebook is only named
+// here: it is loaded once the game's schema is at hand.
 // `program` names the binary in messages; the spec's scripts are the
 // choices of --script.
 std::variant<Options, int> parse_options(int argc, const char* const* argv, const std::string& program,

@@ -48,11 +48,11 @@ void draw_floor(SDL_Renderer* renderer, const Viewport& vp) {
   SDL_SetRenderDrawColor(renderer, 48, 54, 62, 255);
   const float step = grid_step(b);
   // Lines on multiples of the step, so the origin lies on one.
-  for (float g = std::ceil(b.min.x / step) * step; g < b.max.x; g += step) {
-    if (g > b.min.x) SDL_RenderDrawLine(renderer, px(vp.x(g)), px(vp.y(b.max.y)), px(vp.x(g)), px(vp.y(b.min.y)));
+  for (const float g : grid_lines(b.min.x, b.max.x, step)) {
+    SDL_RenderDrawLine(renderer, px(vp.x(g)), px(vp.y(b.max.y)), px(vp.x(g)), px(vp.y(b.min.y)));
   }
-  for (float g = std::ceil(b.min.y / step) * step; g < b.max.y; g += step) {
-    if (g > b.min.y) SDL_RenderDrawLine(renderer, px(vp.x(b.min.x)), px(vp.y(g)), px(vp.x(b.max.x)), px(vp.y(g)));
+  for (const float g : grid_lines(b.min.y, b.max.y, step)) {
+    SDL_RenderDrawLine(renderer, px(vp.x(b.min.x)), px(vp.y(g)), px(vp.x(b.max.x)), px(vp.y(g)));
   }
 }
 

@@ -41,7 +41,9 @@
 
 namespace tickwire::bots {
 
-// What a bot sees when it picks an input or looks at the game.
+// What a bot sees when it picks an input or looks at the game. Its
+// references and pointer are valid only during the input() or observe()
+// call it is passed to: a script copies what it wants to keep.
 struct BotView {
   // In input(): the world as drawn this frame, or, for a script that
   // views_at_input_time(), the other entities interpolated at the view
@@ -60,6 +62,9 @@ struct BotView {
   // server states. Held before the oldest or extrapolated past the newest,
   // it is a guess at where things were, not what the server had then.
   bool interpolated = false;
+  // The server's ticks per second, once welcomed; 0 before (a script then
+  // assumes its own default, 60 for the generic ones).
+  std::uint32_t tick_rate = 0;
 };
 
 // Where a bot stands, for scripts that come and go.
@@ -130,7 +135,7 @@ struct ScriptInfo {
 struct BotsSpec {
   // The binary's name, for messages and --help.
   std::string program = "tickwire-bots";
-  std::string game_name;     // "the arena game", in --help and the report
+  std::string game_name;     // "mygame", in --help and the report
   std::string game_version;  // printed by --version
   // One game object per bot (and per sync test). Null: the binary has no
   // game of its own and needs --thin --schema FILE.

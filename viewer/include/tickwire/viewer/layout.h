@@ -22,6 +22,7 @@
 // needed to frame the picture.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -140,5 +141,11 @@ struct Viewport {
 // A grid spacing of 1, 2 or 5 times a power of ten giving about `cells`
 // cells across the longer side of `b`.
 float grid_step(const Bounds& b, int cells = 8);
+
+// Where the grid lines `step` apart fall strictly inside (lo, hi): on
+// multiples of the step, so the origin lies on one; at most `max_lines`.
+// Counted in whole steps rather than added up, so a step too small to move
+// a float far from the origin yields few lines instead of an endless loop.
+std::vector<float> grid_lines(float lo, float hi, float step, std::size_t max_lines = 1000);
 
 }  // namespace tickwire::viewer
