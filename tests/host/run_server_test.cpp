@@ -67,6 +67,18 @@ TEST(RunServer, BadFlagsOfTheHostOrTheGameExitTwo) {
   EXPECT_NE(rounds.err.find("--rounds"), std::string::npos) << rounds.err;
 }
 
+TEST(RunServer, AGameOptionNamedLikeAHostFlagExitsTwoSayingSo) {
+  auto spec = arena_spec();
+  spec.add_options = [](GameOptions& o) {
+    static int port = 0;
+    o.option("port", "The game's own port", port);
+  };
+  const auto clash = run({}, spec);
+  EXPECT_EQ(clash.code, 2);
+  EXPECT_NE(clash.err.find("testgame-server: game option: "), std::string::npos) << clash.err;
+  EXPECT_NE(clash.err.find("--port"), std::string::npos) << clash.err;
+}
+
 TEST(RunServer, TheGameRefusingItsSettingsExitsTwoWithItsMessage) {
   auto spec = arena_spec();
   spec.make_game = [](const ServerSettings& s) -> std::unique_ptr<prediction::NetGame> {
