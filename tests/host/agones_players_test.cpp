@@ -143,8 +143,10 @@ TEST(AgonesAgent, AFullListTakesItsRemovalsFirst) {
     if (c.method == "PATCH") patches.push_back(c.path + " " + c.body);
   }
   EXPECT_EQ(patches, std::vector<std::string>{R"(/v1beta1/lists/players {"capacity":2})"});
-  agent.player_joined("3");  // "3" sorts after "1": an add-first agent would try it first
+  // As the server reports them: the leave, then the join that takes its
+  // slot. Synced together, an add-first agent would be refused the join.
   agent.player_left("1");
+  agent.player_joined("3");
   ASSERT_TRUE(sidecar.wait_until([&] { return sidecar.list("players") == std::set<std::string>{"2", "3"}; }, 3s));
   EXPECT_TRUE(agent.finish(1000ms));
   EXPECT_EQ(agent.failures().of(AgonesCall::kList), 0U);
