@@ -226,8 +226,7 @@ class FakeSidecar {
       return;
     }
     // OUT_OF_RANGE: a full List, or a value refused outright.
-    if (add && (refused_values_.count(value) > 0 ||
-                static_cast<long>(it->second.size()) >= list_capacities_[key])) {
+    if (add && (refused_values_.count(value) > 0 || static_cast<long>(it->second.size()) >= list_capacities_[key])) {
       res.status = 400;
       return;
     }
