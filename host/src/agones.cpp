@@ -67,6 +67,7 @@ Result<AgonesUpdate> AgonesRest::update(const std::string& method, const std::st
       method == "PATCH" ? client.Patch(path, body, "application/json") : client.Post(path, body, "application/json");
   if (result && (result->status == 200 || result->status == done)) return AgonesUpdate::kDone;
   if (result && result->status == 404) return AgonesUpdate::kNotDeclared;
+  if (result && result->status >= 400 && result->status < 500) return AgonesUpdate::kRefused;
   return http_error(path, result);
 }
 
@@ -76,6 +77,10 @@ Result<AgonesUpdate> AgonesRest::set_counter_count(const std::string& key, std::
 
 Result<AgonesUpdate> AgonesRest::set_counter_capacity(const std::string& key, std::int64_t capacity) {
   return update("PATCH", "/v1beta1/counters/" + key, "{\"capacity\":" + std::to_string(capacity) + "}");
+}
+
+Result<AgonesUpdate> AgonesRest::set_list_capacity(const std::string& key, std::int64_t capacity) {
+  return update("PATCH", "/v1beta1/lists/" + key, "{\"capacity\":" + std::to_string(capacity) + "}");
 }
 
 // ALREADY_EXISTS comes back as 409: the list already is as asked.

@@ -4,6 +4,7 @@
 //   GET /gameserver for the GameServer record, and GET /watch/gameserver,
 //   which streams the record again, one JSON line, at every change;
 //   PATCH /v1beta1/counters/KEY with {"count":N} or {"capacity":N};
+//   PATCH /v1beta1/lists/KEY with {"capacity":N};
 //   POST /v1beta1/lists/KEY:addValue and :removeValue with {"value":"V"}.
 // Counters and Lists need the CountsAndLists feature of Agones (beta) and
 // the counter or list declared in the GameServer spec.
@@ -41,10 +42,12 @@ Result<std::optional<AgonesConfig>> agones_config(bool flag, const char* http_po
 // digits, '.', '_' and '-'; what Kubernetes allows in names and more).
 bool valid_agones_key(std::string_view key);
 
-// What a Counter or List request found: done, or that the GameServer
+// What a Counter or List request found: done, that the GameServer
 // declares no such Counter or List (HTTP 404: NOT_FOUND, also what a
-// sidecar without the CountsAndLists feature answers).
-enum class AgonesUpdate : std::uint8_t { kDone, kNotDeclared };
+// sidecar without the CountsAndLists feature answers), or that the
+// sidecar refused this request itself (another 4xx, such as a value or
+// capacity out of range), which asking again would not change.
+enum class AgonesUpdate : std::uint8_t { kDone, kNotDeclared, kRefused };
 
 // One synchronous REST call per method, with the config's timeouts.
 class AgonesRest {
@@ -58,6 +61,7 @@ class AgonesRest {
 
   Result<AgonesUpdate> set_counter_count(const std::string& key, std::int64_t count);
   Result<AgonesUpdate> set_counter_capacity(const std::string& key, std::int64_t capacity);
+  Result<AgonesUpdate> set_list_capacity(const std::string& key, std::int64_t capacity);
   // A value already in the list counts as added, one not there as removed
   // (a removal cannot tell a missing value from a missing List).
   Result<AgonesUpdate> add_list_value(const std::string& key, const std::string& value);
@@ -65,7 +69,8 @@ class AgonesRest {
 
  private:
   Result<void> post(const std::string& path, const std::string& body);
-  // An update: 200, `done` (a status meaning "already so") or 404.
+  // An update: 200, `done` (a status meaning "already so"), 404 or
+  // another 4xx.
   Result<AgonesUpdate> update(const std::string& method, const std::string& path, const std::string& body,
                               int done = 200);
   AgonesConfig config_;

@@ -68,7 +68,8 @@ void AgonesAgent::set_capacity(std::size_t capacity) {
 void AgonesAgent::player_joined(const std::string& id) {
   {
     const std::lock_guard lock(mutex_);
-    players_.insert(id);
+    ++players_[id];
+    ++sessions_;
   }
   wake_.notify_one();
 }
@@ -76,7 +77,13 @@ void AgonesAgent::player_joined(const std::string& id) {
 void AgonesAgent::player_left(const std::string& id) {
   {
     const std::lock_guard lock(mutex_);
-    players_.erase(id);
+    const auto it = players_.find(id);
+    if (it == players_.end()) return;
+    --sessions_;
+    if (--it->second == 0) {
+      players_.erase(it);
+      refused_.erase(id);  // a later join asks again
+    }
   }
   wake_.notify_one();
 }
@@ -127,18 +134,19 @@ void AgonesAgent::ping() {
 std::optional<AgonesAgent::SyncStep> AgonesAgent::counter_step() const {
   if (config_.counter.empty() || counter_off_) return std::nullopt;
   if (capacity_ && capacity_ != acked_capacity_) return SyncStep{SyncStep::Kind::kCapacity, *capacity_, {}};
-  const auto count = static_cast<std::int64_t>(players_.size());
-  if (count != acked_count_) return SyncStep{SyncStep::Kind::kCount, count, {}};
+  if (sessions_ != acked_count_) return SyncStep{SyncStep::Kind::kCount, sessions_, {}};
   return std::nullopt;
 }
 
 std::optional<AgonesAgent::SyncStep> AgonesAgent::list_step() const {
   if (config_.list.empty() || list_off_) return std::nullopt;
-  for (const auto& id : players_) {
-    if (acked_list_.count(id) == 0) return SyncStep{SyncStep::Kind::kAdd, 0, id};
-  }
+  if (capacity_ && capacity_ != acked_list_capacity_) return SyncStep{SyncStep::Kind::kListCapacity, *capacity_, {}};
+  // Removals first: they make room in a full List for the adds.
   for (const auto& id : acked_list_) {
     if (players_.count(id) == 0) return SyncStep{SyncStep::Kind::kRemove, 0, id};
+  }
+  for (const auto& [id, sessions] : players_) {
+    if (acked_list_.count(id) == 0 && refused_.count(id) == 0) return SyncStep{SyncStep::Kind::kAdd, 0, id};
   }
   return std::nullopt;
 }
@@ -152,6 +160,24 @@ void AgonesAgent::note_failure(AgonesCall call, const std::string& what, const E
   }
   retry.next = Clock::now() + retry.delay;
   retry.delay = std::min(retry.delay * 2, config_.retry_max);
+}
+
+bool AgonesAgent::note_refusal(const SyncStep& step, const std::string& what) {
+  switch (step.kind) {
+    case SyncStep::Kind::kAdd:
+      // The value itself is refused (the List full, or the value invalid):
+      // asked again only after that player has left and come back.
+      refused_.insert(step.value);
+      break;
+    case SyncStep::Kind::kListCapacity:
+      // Out of the range Agones allows: the List keeps the spec's capacity.
+      acked_list_capacity_ = step.number;
+      break;
+    default: return false;  // retried as any failure
+  }
+  failures_.count(AgonesCall::kList);
+  log_->warn("Agones {} refused by the sidecar (HTTP 4xx); not asked again", what);
+  return true;
 }
 
 void AgonesAgent::sync(const SyncStep& step, Retry& retry, std::unique_lock<std::mutex>& lock) {
@@ -169,6 +195,10 @@ void AgonesAgent::sync(const SyncStep& step, Retry& retry, std::unique_lock<std:
       result = rest_.set_counter_count(config_.counter, step.number);
       what = "Counter " + config_.counter + " count " + std::to_string(step.number);
       break;
+    case Kind::kListCapacity:
+      result = rest_.set_list_capacity(config_.list, step.number);
+      what = "List " + config_.list + " capacity " + std::to_string(step.number);
+      break;
     case Kind::kAdd:
       result = rest_.add_list_value(config_.list, step.value);
       what = "List " + config_.list + " add " + step.value;
@@ -184,6 +214,15 @@ void AgonesAgent::sync(const SyncStep& step, Retry& retry, std::unique_lock<std:
     return;
   }
   ever_answered_ = true;
+  if (*result == AgonesUpdate::kRefused && !note_refusal(step, what)) {
+    note_failure(counter ? AgonesCall::kCounter : AgonesCall::kList, what,
+                 make_error(ErrorCode::kIo, "refused by the sidecar (HTTP 4xx)"), retry);
+    return;
+  }
+  if (*result == AgonesUpdate::kRefused) {
+    retry = Retry{Clock::now(), config_.retry_first, 0};
+    return;
+  }
   if (*result == AgonesUpdate::kNotDeclared) {
     // Asking again would fail the same way for as long as the server runs.
     failures_.count(counter ? AgonesCall::kCounter : AgonesCall::kList);
@@ -200,6 +239,7 @@ void AgonesAgent::sync(const SyncStep& step, Retry& retry, std::unique_lock<std:
   switch (step.kind) {
     case Kind::kCapacity: acked_capacity_ = step.number; break;
     case Kind::kCount: acked_count_ = step.number; break;
+    case Kind::kListCapacity: acked_list_capacity_ = step.number; break;
     case Kind::kAdd: acked_list_.insert(step.value); break;
     case Kind::kRemove: acked_list_.erase(step.value); break;
   }

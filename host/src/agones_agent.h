@@ -19,6 +19,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -57,9 +58,11 @@ class AgonesAgent {
 
   // Queues a call; returns at once. Health pings stop after shutdown.
   void request(Call call);
-  // The Counter's capacity (the server's max clients).
+  // The Counter's and the List's capacity (the server's max clients).
   void set_capacity(std::size_t capacity);
-  // A player connected or left; `id` is its value in the List.
+  // A player connected or left; `id` is its value in the List. The same
+  // id may be connected twice (a player back while its old session times
+  // out): it stays in the List until both have left.
   void player_joined(const std::string& id);
   void player_left(const std::string& id);
   // Waits up to `limit` for the queued lifecycle calls to be answered,
@@ -80,7 +83,7 @@ class AgonesAgent {
   };
   // One request that brings Agones closer to the players the loop reported.
   struct SyncStep {
-    enum class Kind : std::uint8_t { kCapacity, kCount, kAdd, kRemove } kind;
+    enum class Kind : std::uint8_t { kCapacity, kCount, kListCapacity, kAdd, kRemove } kind;
     std::int64_t number = 0;
     std::string value;
   };
@@ -95,6 +98,8 @@ class AgonesAgent {
   void sync(const SyncStep& step, Retry& retry, std::unique_lock<std::mutex>& lock);
   void call_next(Retry& retry, std::unique_lock<std::mutex>& lock);
   void note_failure(AgonesCall call, const std::string& what, const Error& error, Retry& retry);
+  // Under the lock: a 4xx answer that asking again would not change.
+  bool note_refusal(const SyncStep& step, const std::string& what);
 
   AgonesConfig config_;
   std::shared_ptr<spdlog::logger> log_;
@@ -107,11 +112,14 @@ class AgonesAgent {
   Clock::time_point deadline_;
   // What the loop reported (guarded by mutex_)...
   std::optional<std::int64_t> capacity_;
-  std::set<std::string> players_;
+  std::map<std::string, int> players_;  // each id's connected sessions
+  std::int64_t sessions_ = 0;
   // ...and what Agones acknowledged (likewise, written by the agent's thread).
   std::optional<std::int64_t> acked_capacity_;
   std::optional<std::int64_t> acked_count_;
+  std::optional<std::int64_t> acked_list_capacity_;
   std::set<std::string> acked_list_;
+  std::set<std::string> refused_;  // added values the sidecar refused, until they leave
   // Only the agent's thread touches these.
   bool shut_down_ = false;
   bool ever_answered_ = false;

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "options.h"
@@ -38,17 +39,32 @@ class GameOptions::Impl {
   Impl(CLI::App& app, std::string group) : app_(app), group_(std::move(group)) {}
   template <typename T>
   CLI::Option* add(std::string name, std::string help, T& value) {
-    last_ = app_.add_option(long_name(std::move(name)), value, std::move(help))->capture_default_str()->group(group_);
+    last_ = app_.add_option(free_name(name), value, std::move(help))->capture_default_str()->group(group_);
     return last_;
   }
   CLI::Option* add_flag(std::string name, std::string help, bool& value) {
-    last_ = app_.add_flag(long_name(std::move(name)), value, std::move(help))->group(group_);
+    last_ = app_.add_flag(free_name(name), value, std::move(help))->group(group_);
     return last_;
   }
   CLI::Option* last() const { return last_; }
 
  private:
-  static std::string long_name(std::string name) { return name.rfind("--", 0) == 0 ? name : "--" + name; }
+  // "speed" or "--speed"; anything else is a mistake in the game's code,
+  // reported by parse_options as a start-up error (status 2).
+  static std::string long_name(const std::string& name) {
+    const std::string bare = name.rfind("--", 0) == 0 ? name.substr(2) : name;
+    if (bare.empty() || bare[0] == '-') {
+      throw std::invalid_argument("'" + name + "' is not an option name (give it as \"speed\" or \"--speed\")");
+    }
+    return "--" + bare;
+  }
+  std::string free_name(const std::string& name) const {
+    std::string flag = long_name(name);
+    if (app_.get_option_no_throw(flag) != nullptr) {
+      throw std::invalid_argument(flag + " is taken already (by a flag of the host's, or the game's twice)");
+    }
+    return flag;
+  }
   CLI::App& app_;
   std::string group_;
   CLI::Option* last_ = nullptr;

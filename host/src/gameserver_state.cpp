@@ -14,9 +14,11 @@ class Reader {
   explicit Reader(std::string_view text) : s_(text) {}
 
   std::optional<std::string> state() {
-    // {"result": {...}} from the watch, or the record itself.
+    // {"result": {...}} from the watch, or the record itself. "result" is
+    // taken at the top level only: a nested one is skipped like any other
+    // value (depth-capped), so {"result":{"result":... cannot recurse.
     return in_object([this](std::string_view key) -> std::optional<std::optional<std::string>> {
-      if (key == "result") return std::optional<std::optional<std::string>>(std::in_place, state());
+      if (key == "result") return std::optional<std::optional<std::string>>(std::in_place, record_state());
       if (key == "status") return std::optional<std::optional<std::string>>(std::in_place, status_state());
       return std::nullopt;
     });
@@ -24,6 +26,13 @@ class Reader {
 
  private:
   static constexpr int kMaxDepth = 64;
+
+  std::optional<std::string> record_state() {
+    return in_object([this](std::string_view key) -> std::optional<std::optional<std::string>> {
+      if (key == "status") return std::optional<std::optional<std::string>>(std::in_place, status_state());
+      return std::nullopt;
+    });
+  }
 
   std::optional<std::string> status_state() {
     return in_object([this](std::string_view key) -> std::optional<std::optional<std::string>> {

@@ -1,5 +1,7 @@
 #include "options.h"
 
+#include <exception>
+
 #include "agones.h"
 #include "cli.h"
 
@@ -60,9 +62,15 @@ std::variant<Options, ParseExit> parse_options(int argc, const char* const* argv
   app.allow_config_extras(CLI::config_extras_mode::error);
   add_host_flags(app, o, raw);
   if (add_options) {
-    GameOptions::Impl impl(app, "Game (" + game.name + ")");
-    GameOptions options(impl);
-    add_options(options);
+    // A game option that clashes with a host flag (or another of the
+    // game's), or has no usable name, is reported, not left to terminate.
+    try {
+      GameOptions::Impl impl(app, "Game (" + game.name + ")");
+      GameOptions options(impl);
+      add_options(options);
+    } catch (const std::exception& e) {
+      return ParseExit{2, prefix + "game option: " + e.what()};
+    }
   }
 
   try {

@@ -9,6 +9,7 @@
 #include "serve_loop.h"
 #include "session.h"
 #include "shutdown.h"
+#include "signals.h"
 #include "startup.h"
 #include "tickwire/snapshot/schema_file.h"
 
@@ -55,6 +56,7 @@ int write_schema(const Options& opt, const prediction::NetGame& game, const std:
 
 int host_game(const Options& opt, prediction::NetGame& game, const GameInfo& info, const std::string& program) {
   if (!opt.write_schema.empty()) return write_schema(opt, game, program);
+  clear_signal();  // a signal that stopped an earlier server in this process is not this one's
   Session session(opt, game,
                   StartInfo{program, TICKWIRE_VERSION, info.name, info.version, opt.address().to_string(),
                             opt.tick_rate, opt.send_rate, opt.max_clients, false});

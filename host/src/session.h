@@ -16,6 +16,7 @@
 #include "loop_clock.h"
 #include "metrics.h"
 #include "options.h"
+#include "signals.h"
 #include "stats_reporter.h"
 #include "tickwire/core/logging.h"
 #include "tickwire/host/server_host.h"
@@ -49,8 +50,10 @@ struct Session {
   std::optional<AgonesConfig> agones_config;
   std::unique_ptr<AgonesAgent> agones;
   std::shared_ptr<snapshot::CodebookTrainer> trainer;  // with --train-codebook
+  bool codebook_probe_created = false;                 // the file did not exist before the start-up check
   transport::EnetTransport* enet = nullptr;            // owned by the server
   std::optional<server::Server> server;
+  std::optional<ProcessSettings> process;  // signal handlers, restored when the session ends
 
   // Each connected client's value in the Agones List.
   std::map<server::ClientId, std::string> agones_players;

@@ -27,10 +27,12 @@ bool write_trained_codebook(Session& s) {
   if (!s.trainer) return true;
   if (auto ok = s.trainer->save(s.opt.train_codebook, s.game.schema()); !ok) {
     s.log->error("--train-codebook {}", ok.error().detail);
-    // The start-up check created the file empty; an empty file left behind
-    // would look like a codebook to the next step of a pipeline.
+    // The start-up check may have created the file empty; an empty file
+    // left behind would look like a codebook to the next step of a pipeline.
     std::error_code ignored;
-    if (std::filesystem::file_size(s.opt.train_codebook, ignored) == 0) std::filesystem::remove(s.opt.train_codebook, ignored);
+    if (s.codebook_probe_created && std::filesystem::file_size(s.opt.train_codebook, ignored) == 0) {
+      std::filesystem::remove(s.opt.train_codebook, ignored);
+    }
     return false;
   }
   s.log->info("codebook trained on {} snapshots written to {}", s.trainer->packets(), s.opt.train_codebook);
@@ -48,10 +50,11 @@ int stop_session(Session& s, int sig) {
   if (s.metrics) s.metrics->update(stats);
   note_agones(s);
   s.lifecycle->stopped(stats);
-  if (!write_trained_codebook(s)) return 1;
-  // Bounded so SIGTERM still ends the process promptly without a sidecar.
+  const bool written = write_trained_codebook(s);
+  // Bounded so SIGTERM still ends the process promptly without a sidecar;
+  // the queued Shutdown is waited for even when the codebook failed.
   if (s.agones) s.agones->finish(std::chrono::milliseconds(1000));
-  return 0;
+  return written ? 0 : 1;
 }
 
 }  // namespace tickwire::host

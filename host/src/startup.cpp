@@ -3,8 +3,10 @@
 #include <spdlog/sinks/stdout_sinks.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <system_error>
 #include <variant>
 
 #include "memory.h"
@@ -45,10 +47,15 @@ std::optional<Failure> snapshot_coding(Session& s, server::ServerConfig& config)
   }
   if (!opt.train_codebook.empty()) {
     // Opened now, so a path that cannot be written fails at start, not
-    // after the playtest; left empty (no codebook) until the server stops.
-    if (!std::ofstream(opt.train_codebook, std::ios::binary | std::ios::trunc)) {
+    // after the playtest. Appending leaves a file already there as it is
+    // until the trained codebook replaces it at the end; one the check
+    // creates is removed again if the server does not start.
+    std::error_code ignored;
+    const bool existed = std::filesystem::exists(opt.train_codebook, ignored);
+    if (!std::ofstream(opt.train_codebook, std::ios::binary | std::ios::app)) {
       return Failure{2, "--train-codebook " + opt.train_codebook + ": cannot be written"};
     }
+    s.codebook_probe_created = !existed;
     s.trainer = std::make_shared<snapshot::CodebookTrainer>(s.game.schema());
     config.codebook_trainer = s.trainer;
   }
@@ -138,9 +145,7 @@ void start_agones(Session& s) {
   s.agones->set_capacity(s.opt.max_clients);
 }
 
-}  // namespace
-
-std::optional<Failure> start_session(Session& s) {
+std::optional<Failure> start(Session& s) {
   start_logging(s);
   auto agones = agones_config(s.opt.agones, std::getenv("AGONES_SDK_HTTP_PORT"));
   if (!agones) return Failure{2, agones.error().detail};
@@ -166,11 +171,23 @@ std::optional<Failure> start_session(Session& s) {
     return Failure{2, std::string("invalid settings: ") + e.what()};
   }
 
-  install_process_settings();
+  s.process.emplace();
   start_agones(s);
   s.lifecycle->ready(s.info, s.server->local_address().value_or(s.opt.address()).to_string(),
                      s.endpoint ? std::optional<std::string>(s.endpoint->url()) : std::nullopt);
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Failure> start_session(Session& s) {
+  auto failed = start(s);
+  if (failed && s.codebook_probe_created) {
+    // Nothing was trained: leave no empty file to pass for a codebook.
+    std::error_code ignored;
+    std::filesystem::remove(s.opt.train_codebook, ignored);
+  }
+  return failed;
 }
 
 }  // namespace tickwire::host

@@ -100,6 +100,79 @@ TEST(AgonesAgent, AnUndeclaredCounterIsCountedAndLeftAloneWithoutStoppingTheRest
   EXPECT_EQ(sidecar.count("/shutdown"), 1U);
 }
 
+// A player back under the same id while its old session times out is
+// two sessions: listed until both have left, counted twice meanwhile.
+TEST(AgonesAgent, APlayerConnectedTwiceStaysListedUntilBothLeave) {
+  FakeSidecar sidecar;
+  sidecar.declare_counter("players");
+  sidecar.declare_list("players");
+  AgonesAgent agent(players_config(sidecar.port()), Logging::null_logger());
+  agent.set_capacity(8);
+  agent.player_joined("7");
+  agent.player_joined("7");
+  agent.player_left("7");  // the old session timing out
+  agent.player_joined("8");
+  ASSERT_TRUE(sidecar.wait_until(
+      [&] {
+        return sidecar.list("players") == std::set<std::string>{"7", "8"} && sidecar.counter("players").first == 2;
+      },
+      3s));
+  agent.player_left("7");
+  agent.player_left("8");
+  ASSERT_TRUE(
+      sidecar.wait_until([&] { return sidecar.list("players").empty() && sidecar.counter("players").first == 0; }, 3s));
+  agent.player_left("8");  // more leaves than joins change nothing
+  EXPECT_TRUE(agent.finish(1000ms));
+}
+
+// The List's capacity is the server's max clients, as the Counter's is;
+// in a full List a leave is synced before a join, so the join fits.
+TEST(AgonesAgent, AFullListTakesItsRemovalsFirst) {
+  FakeSidecar sidecar;
+  sidecar.declare_list("players");
+  auto config = players_config(sidecar.port());
+  config.counter.clear();
+  AgonesAgent agent(config, Logging::null_logger());
+  agent.set_capacity(2);
+  agent.player_joined("1");
+  agent.player_joined("2");
+  ASSERT_TRUE(sidecar.wait_until([&] { return sidecar.list("players") == std::set<std::string>{"1", "2"}; }, 3s));
+  EXPECT_EQ(sidecar.list_capacity("players"), 2);
+  std::vector<std::string> patches;
+  for (const auto& c : sidecar.calls()) {
+    if (c.method == "PATCH") patches.push_back(c.path + " " + c.body);
+  }
+  EXPECT_EQ(patches, std::vector<std::string>{R"(/v1beta1/lists/players {"capacity":2})"});
+  // As the server reports them: the leave, then the join that takes its
+  // slot. Synced together, an add-first agent would be refused the join.
+  agent.player_left("1");
+  agent.player_joined("3");
+  ASSERT_TRUE(sidecar.wait_until([&] { return sidecar.list("players") == std::set<std::string>{"2", "3"}; }, 3s));
+  EXPECT_TRUE(agent.finish(1000ms));
+  EXPECT_EQ(agent.failures().of(AgonesCall::kList), 0U);
+}
+
+// A value the sidecar refuses (4xx) is not asked again while its player
+// stays, and does not hold up the players after it.
+TEST(AgonesAgent, ARefusedValueIsAskedOnceAndTheOthersGoOn) {
+  FakeSidecar sidecar;
+  sidecar.declare_list("players");
+  sidecar.refuse_value("0");
+  auto config = players_config(sidecar.port());
+  config.counter.clear();
+  AgonesAgent agent(config, Logging::null_logger());
+  agent.player_joined("0");
+  agent.player_joined("1");
+  ASSERT_TRUE(sidecar.wait_until([&] { return sidecar.list("players") == std::set<std::string>{"1"}; }, 3s));
+  agent.player_joined("2");
+  ASSERT_TRUE(sidecar.wait_until([&] { return sidecar.list("players") == std::set<std::string>{"1", "2"}; }, 3s));
+  std::size_t asked = 0;
+  for (const auto& c : sidecar.calls()) asked += c.body == R"({"value":"0"})" ? 1U : 0U;
+  EXPECT_EQ(asked, 1U);
+  EXPECT_EQ(agent.failures().of(AgonesCall::kList), 1U);
+  EXPECT_TRUE(agent.finish(1000ms));
+}
+
 TEST(AgonesAgent, NoCounterOrListWhenTheirKeysAreEmpty) {
   FakeSidecar sidecar;
   auto config = players_config(sidecar.port());

@@ -45,6 +45,10 @@ class FakeSidecar {
       record(req);
       update_counter(req.matches[1], req.body, res);
     });
+    server_.Patch(R"(/v1beta1/lists/([^/:]+))", [this](const httplib::Request& req, httplib::Response& res) {
+      record(req);
+      update_list_capacity(req.matches[1], req.body, res);
+    });
     server_.Post(R"(/v1beta1/lists/([^/:]+):(addValue|removeValue))",
                  [this](const httplib::Request& req, httplib::Response& res) {
                    record(req);
@@ -122,6 +126,17 @@ class FakeSidecar {
   void declare_list(const std::string& key) {
     const std::lock_guard lock(mutex_);
     lists_[key];
+    list_capacities_.emplace(key, 1000);  // Agones' largest
+  }
+  // A value whose addValue is answered 400, as an invalid one would be.
+  void refuse_value(const std::string& value) {
+    const std::lock_guard lock(mutex_);
+    refused_values_.insert(value);
+  }
+  long list_capacity(const std::string& key) const {
+    const std::lock_guard lock(mutex_);
+    const auto it = list_capacities_.find(key);
+    return it == list_capacities_.end() ? -1 : it->second;
   }
   std::pair<long, long> counter(const std::string& key) const {  // count, capacity
     const std::lock_guard lock(mutex_);
@@ -186,6 +201,17 @@ class FakeSidecar {
     if (const long capacity = number_of(body, "capacity"); capacity >= 0) it->second.second = capacity;
     res.set_content("{}", "application/json");
   }
+  void update_list_capacity(const std::string& key, const std::string& body, httplib::Response& res) {
+    const std::lock_guard lock(mutex_);
+    const auto it = list_capacities_.find(key);
+    const long capacity = number_of(body, "capacity");
+    if (it == list_capacities_.end() || capacity < 0 || capacity > 1000) {
+      res.status = it == list_capacities_.end() ? 404 : 400;
+      return;
+    }
+    it->second = capacity;
+    res.set_content("{}", "application/json");
+  }
   void update_list(const std::string& key, bool add, const std::string& body, httplib::Response& res) {
     const std::lock_guard lock(mutex_);
     const auto it = lists_.find(key);
@@ -197,6 +223,11 @@ class FakeSidecar {
     const bool present = it->second.count(value) > 0;
     if (add == present) {
       res.status = add ? 409 : 404;  // ALREADY_EXISTS, NOT_FOUND
+      return;
+    }
+    // OUT_OF_RANGE: a full List, or a value refused outright.
+    if (add && (refused_values_.count(value) > 0 || static_cast<long>(it->second.size()) >= list_capacities_[key])) {
+      res.status = 400;
       return;
     }
     if (add) {
@@ -228,6 +259,8 @@ class FakeSidecar {
   std::vector<std::string> states_{"Scheduled"};
   std::map<std::string, std::pair<long, long>> counters_;
   std::map<std::string, std::set<std::string>> lists_;
+  std::map<std::string, long> list_capacities_;
+  std::set<std::string> refused_values_;
   std::vector<SidecarCall> calls_;
   std::thread thread_;
 };

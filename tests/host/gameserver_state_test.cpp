@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
 
 #include "test_seed.h"
 
@@ -34,6 +35,18 @@ TEST(GameServerState, AnythingElseIsNone) {
       EXPECT_FALSE(state.has_value()) << bad << " gave " << *state;
     }
   }
+}
+
+// A hostile sidecar line nesting "result" deeply ends in no state, not in
+// a stack overflow: only the top-level "result" is the watch's wrapper.
+TEST(GameServerState, DeeplyNestedResultsAreNoState) {
+  constexpr int kLevels = 100000;
+  std::string line;
+  for (int i = 0; i < kLevels; ++i) line += R"({"result":)";
+  line += R"({"status":{"state":"Ready"}})";
+  line += std::string(kLevels, '}');
+  EXPECT_FALSE(game_server_state(line).has_value());
+  EXPECT_FALSE(game_server_state(R"({"result":{"result":{"status":{"state":"Ready"}}}})").has_value());
 }
 
 TEST(GameServerState, RandomBytesNeverCrash) {

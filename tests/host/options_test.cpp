@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace tickwire::host {
@@ -68,6 +71,34 @@ TEST(Options, TheGamesFlagsParseAndKeepTheirDefaults) {
   EXPECT_EQ(flags.map, "moon");
   EXPECT_EQ(flags.bots, -2);
   EXPECT_EQ(flags.rounds, 7U);
+}
+
+// A mistake in the game's option names is a clear start-up error (status
+// 2), never std::terminate from an escaped exception.
+TEST(Options, AGameOptionThatCannotBeAddedExitsTwoNamingIt) {
+  const auto with = [](const std::function<void(GameOptions&)>& add) {
+    const char* args[] = {"/usr/bin/mygame-server"};
+    return parse_options(1, args, kGame, add);
+  };
+  int port = 0;
+  int twice = 0;
+  const std::vector<std::pair<std::function<void(GameOptions&)>, std::string>> cases = {
+      {[&](GameOptions& o) { o.option("port", "Clashes with the host's", port); }, "--port"},
+      {[&](GameOptions& o) { o.option("--port", "Clashes with the host's", port); }, "--port"},
+      {[&](GameOptions& o) { o.option("rounds", "", twice).option("rounds", "", twice); }, "--rounds"},
+      {[&](GameOptions& o) { o.option("", "No name", port); }, "''"},
+      {[&](GameOptions& o) { o.option("-x", "A short name", port); }, "'-x'"},
+      {[&](GameOptions& o) { o.option("---x", "Three dashes", port); }, "'---x'"},
+      {[&](GameOptions& o) { o.range(0, 1); }, "range before any option"},
+  };
+  for (const auto& [add, named] : cases) {
+    const auto parsed = with(add);
+    ASSERT_TRUE(std::holds_alternative<ParseExit>(parsed)) << named;
+    const auto& exit = std::get<ParseExit>(parsed);
+    EXPECT_EQ(exit.code, 2) << exit.message;
+    EXPECT_EQ(exit.message.rfind("mygame-server: game option: ", 0), 0U) << exit.message;
+    EXPECT_NE(exit.message.find(named), std::string::npos) << exit.message;
+  }
 }
 
 TEST(Options, HelpAndVersionNameTheProgramAndTheGame) {

@@ -2,7 +2,11 @@
 // options, the game's refusals and unsupported settings give.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "tickwire/arena/arena.h"
@@ -67,6 +71,18 @@ TEST(RunServer, BadFlagsOfTheHostOrTheGameExitTwo) {
   EXPECT_NE(rounds.err.find("--rounds"), std::string::npos) << rounds.err;
 }
 
+TEST(RunServer, AGameOptionNamedLikeAHostFlagExitsTwoSayingSo) {
+  auto spec = arena_spec();
+  spec.add_options = [](GameOptions& o) {
+    static int port = 0;
+    o.option("port", "The game's own port", port);
+  };
+  const auto clash = run({}, spec);
+  EXPECT_EQ(clash.code, 2);
+  EXPECT_NE(clash.err.find("testgame-server: game option: "), std::string::npos) << clash.err;
+  EXPECT_NE(clash.err.find("--port"), std::string::npos) << clash.err;
+}
+
 TEST(RunServer, TheGameRefusingItsSettingsExitsTwoWithItsMessage) {
   auto spec = arena_spec();
   spec.make_game = [](const ServerSettings& s) -> std::unique_ptr<prediction::NetGame> {
@@ -86,6 +102,30 @@ TEST(RunServer, ATickRateTheGameCannotRunNamesTheGame) {
   const auto r = run({"--tick-rate", "30", "--send-rate", "30", "--log-level", "off"}, arena_spec());
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--tick-rate 30: testgame runs only at 60 ticks per second"), std::string::npos) << r.err;
+}
+
+// --train-codebook checks its path at start without truncating it; when a
+// later start-up step fails, a file the check created is gone again and
+// one that was there keeps what it held.
+TEST(RunServer, AFailedStartLeavesTheTrainCodebookPathAsItWas) {
+  const auto dir = std::filesystem::path(::testing::TempDir()) / "run_server_train_codebook";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string fresh = (dir / "fresh.twcb").string();
+  const std::string kept = (dir / "kept.twcb").string();
+  std::ofstream(kept) << "an earlier codebook";
+  const std::string stats = (dir / "missing" / "stats.jsonl").string();
+  for (const std::string& path : {fresh, kept}) {
+    const auto r =
+        run({"--train-codebook", path.c_str(), "--stats-json", stats.c_str(), "--log-level", "off"}, arena_spec());
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find("--stats-json"), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(fresh));
+  std::ifstream in(kept);
+  const std::string held((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(held, "an earlier codebook");
+  std::filesystem::remove_all(dir);
 }
 
 TEST(RunServer, AGameBuiltBeforehandTakesTheHostsFlagsOnly) {

@@ -33,7 +33,7 @@ namespace tickwire::host {
 // lifecycle log's start record, the metrics' build info and every stats
 // JSON line.
 struct GameInfo {
-  std::string name;     // short, one word: "arena"
+  std::string name;     // short, one word: "mygame"
   std::string version;  // the game's own version, not Tickwire's
   std::string description;
 };
@@ -41,6 +41,9 @@ struct GameInfo {
 // The game's own flags, added to the host's. Each is also a config-file
 // key (its long name without the dashes). A name may be given with or
 // without its leading "--". Values keep what they hold as their default.
+// A name that is empty, starts with a single '-' or is taken already (by
+// a host flag such as "port", or by the game twice) stops the server at
+// start with status 2 and a message naming it.
 class GameOptions {
  public:
   class Impl;
