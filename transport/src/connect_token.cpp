@@ -202,14 +202,6 @@ bool names_server(const ConnectToken& token, const Address& server) {
                      [&](const Address& a) { return a.port == server.port && parse_ipv4(a.host) == wanted; });
 }
 
-bool is_hex_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 }  // namespace
 
@@ -225,27 +217,6 @@ TokenKey TokenKey::generate() {
   return key;
 }
 
-Result<TokenKey> TokenKey::from_hex(std::string_view text) {
-  while (!text.empty() && is_hex_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_hex_space(text.back())) text.remove_suffix(1);
-  if (text.size() != 2 * kTokenKeySize) {
-    return make_error(ErrorCode::kInvalidArgument, "a connect-token key is 64 hexadecimal digits, got " +
-                                                       std::to_string(text.size()) + " characters");
-  }
-  TokenKey key;
-  for (std::size_t i = 0; i < kTokenKeySize; ++i) {
-    const int high = hex_value(text[2 * i]);
-    const int low = hex_value(text[2 * i + 1]);
-    if (high < 0 || low < 0) {
-      const std::size_t at = high < 0 ? 2 * i : 2 * i + 1;
-      return make_error(ErrorCode::kInvalidArgument, "a connect-token key is 64 hexadecimal digits; character " +
-                                                         std::to_string(at + 1) + " is not one");
-    }
-    key.bytes[i] = static_cast<std::uint8_t>(high * 16 + low);
-  }
-  return key;
-}
-
 std::string to_hex(std::span<const std::uint8_t> bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string out;
@@ -256,8 +227,6 @@ std::string to_hex(std::span<const std::uint8_t> bytes) {
   }
   return out;
 }
-
-std::string TokenKey::to_hex() const { return transport::to_hex(bytes); }
 
 const char* to_string(TokenStatus status) {
   switch (status) {

@@ -22,6 +22,8 @@ const char* to_string(DisconnectReason reason) {
     case DisconnectReason::kTooManyConnections: return "too many connections";
     case DisconnectReason::kTokenRequired: return "connect token required";
     case DisconnectReason::kCodebookMismatch: return "snapshot codebook mismatch";
+    case DisconnectReason::kServerKeyMismatch: return "server key mismatch";
+    case DisconnectReason::kPlaintextRefused: return "unencrypted session refused";
   }
   // Only a cast can reach here; a phrase is friendlier to logs than null.
   return "unknown reason";

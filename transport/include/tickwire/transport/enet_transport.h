@@ -19,6 +19,7 @@
 #include "tickwire/core/time.h"
 #include "tickwire/transport/address.h"
 #include "tickwire/transport/connect_token.h"
+#include "tickwire/transport/server_identity.h"
 #include "tickwire/transport/transport.h"
 
 struct epoll_event;  // <sys/epoll.h>, needed by the source file only
@@ -49,6 +50,19 @@ struct AddressValidationConfig {
   // Connecting side: the token from the game's backend, sent with every
   // connect this transport makes; empty for a server without tokens.
   std::vector<std::uint8_t> connect_token;
+  // Connecting side: the session key the backend handed out with the token
+  // (ConnectToken::session_key). Required with a token: the session's keys
+  // are derived from it, so only the client the backend gave the token to
+  // can use it, and only the server holding the token key can answer.
+  std::optional<TokenKey> token_session_key;
+  // Accepting side: the key the server signs every handshake with, so that
+  // clients can pin its public half. None: a fresh one for each run, which
+  // no client can pin.
+  std::optional<ServerIdentity> server_identity;
+  // Connecting side: the server's public identity key. When set, a server
+  // that cannot sign with the matching secret key is refused
+  // (kServerKeyMismatch): nobody in the middle can pose as it.
+  std::optional<ServerPublicKey> server_key;
 };
 
 // What address validation saw, for operators and tests. "Unvalidated"
@@ -108,6 +122,14 @@ struct EnetConfig {
   std::uint32_t incoming_bandwidth = 0;
   std::uint32_t outgoing_bandwidth = 0;
   AddressValidationConfig validation;
+  // Every datagram after the handshake is authenticated and encrypted with
+  // the session's keys (docs/security.md). For debugging only, a client may
+  // ask for an unencrypted session by setting this; a server admits such a
+  // session only when it sets this too (otherwise kPlaintextRefused), and
+  // still encrypts the sessions of clients that did not ask. Encryption
+  // needs address validation: with it off, sessions are unencrypted and
+  // this must be set on both ends.
+  bool plaintext = false;
 };
 
 class EnetTransport final : public Transport {

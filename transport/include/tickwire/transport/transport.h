@@ -42,10 +42,12 @@ enum class DisconnectReason : std::uint32_t {
   kTooManyConnections = 15,  // too many connections or pending connects from one address, or in all
   kTokenRequired = 16,       // the server admits only clients with a connect token
   kCodebookMismatch = 17,    // same version and schema, another snapshot codebook (or one end without)
+  kServerKeyMismatch = 18,   // the server could not prove it holds the identity key the client pinned
+  kPlaintextRefused = 19,    // the client asked for an unencrypted session; the server allows none
 };
 
 // The highest enumerator: every value from kUnknown to it is a reason.
-inline constexpr DisconnectReason kLastDisconnectReason = DisconnectReason::kCodebookMismatch;
+inline constexpr DisconnectReason kLastDisconnectReason = DisconnectReason::kPlaintextRefused;
 
 // A phrase for logs and players ("server full"); kUnknown, and a value no
 // enumerator has, read "unknown reason".
