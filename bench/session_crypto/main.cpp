@@ -254,6 +254,7 @@ int main(int argc, char** argv) {
   }
   if (sodium_init() < 0) fail("libsodium failed to initialise");
   std::vector<DatagramFigures> rows;
+  rows.reserve(kPayloadSizes.size());
   for (const std::size_t size : kPayloadSizes) rows.push_back(measure_datagrams(size, trials));
   print_datagrams(rows);
   (void)std::fflush(stdout);
