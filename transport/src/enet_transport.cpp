@@ -207,7 +207,7 @@ Result<std::unique_ptr<EnetTransport>> EnetTransport::create(const EnetConfig& c
   // ENet's parser whether validation is on or not.
   host->intercept = intercept_hook;
   if (config.validation.enabled) {
-    impl->validator.emplace(config.validation);
+    impl->validator.emplace(config.validation, config.plaintext);
     impl->challenger.emplace(config.validation.retry_interval, config.timeout);
   }
   return std::unique_ptr<EnetTransport>(new EnetTransport(std::move(impl)));
@@ -224,8 +224,10 @@ Result<PeerId> EnetTransport::connect(const Address& remote, Time /*now*/) {
   if (impl_->challenger) {
     // ENet's connect starts once the server has checked our address.
     const PeerId id(impl_->next_id++);
-    impl_->challenger->start(id, endpoint_of(resolved.value()), impl_->config.validation.connect_token, monotonic_now(),
-                             impl_->actions);
+    const AddressValidationConfig& v = impl_->config.validation;
+    impl_->challenger->start(id, endpoint_of(resolved.value()),
+                             {v.connect_token, v.token_session_key, v.server_key, impl_->config.plaintext},
+                             monotonic_now(), impl_->actions);
     impl_->run_challenge_actions();
     return id;
   }

@@ -197,7 +197,9 @@ std::optional<TransportEvent> EnetTransport::Impl::on_connect(ENetPeer* peer) {
   const PeerId id = adopt(peer, true);
   TransportEvent event = make_event(TransportEvent::Type::kConnected, id);
   event.address = peers.at(id).address;
-  if (validator) event.identity = validator->take(endpoint_of(peer->address));
+  if (validator) {
+    if (auto admitted = validator->take(endpoint_of(peer->address))) event.identity = admitted->identity;
+  }
   return event;
 }
 
