@@ -68,9 +68,9 @@
 #include <variant>
 #include <vector>
 
+#include "address_validation_setup.h"
 #include "address_validator.h"
 #include "challenge_client.h"
-#include "connect_token_fixture.h"
 #include "fuzz_check.h"
 #include "handshake_crypto.h"
 #include "transport_records.h"
@@ -80,6 +80,7 @@ namespace {
 using namespace tickwire;
 using namespace tickwire::transport;
 using fuzz::ChallengeAction;
+using fuzz::Setup;
 using Bytes = std::vector<std::uint8_t>;
 
 // The client's own address first; two more ports on its host, so the
@@ -109,77 +110,14 @@ constexpr std::size_t kMaxOutbox = 16;
 constexpr std::size_t kMaxExchanges = 4;
 constexpr Time kStart = Time::from_micros(1'000'000'000'000);
 
-// What the input's header byte sets.
-struct Setup {
-  bool tokens = false;
-  bool allow_plaintext = false;
-  bool plaintext = false;
-  std::uint8_t pin = 0;  // 1 the server's key, 2 another
-
-  explicit Setup(std::uint8_t header)
-      : tokens((header & 1U) != 0),
-        allow_plaintext((header & 2U) != 0),
-        plaintext((header & 4U) != 0),
-        pin(static_cast<std::uint8_t>((header >> 3) & 3U)) {}
-  bool verified() const { return !plaintext || pin == 1; }
-};
-
-// Fixed, so that an input takes the same path every run as far as the
-// random key pairs and nonces allow.
-ServerIdentity fuzz_identity(std::uint8_t first) {
-  ServerIdentity identity;
-  for (std::size_t i = 0; i < identity.seed.size(); ++i) identity.seed[i] = static_cast<std::uint8_t>(first + i);
-  return identity;
-}
-
-// Limits small enough for a short input to reach each of them.
-AddressValidationConfig config(bool tokens) {
-  AddressValidationConfig c;
-  c.max_pending = 3;
-  c.max_pending_per_host = 2;
-  c.admission_lifetime = Duration::seconds(5);
-  c.max_challenges_per_second = 4;
-  c.retry_interval = Duration::millis(250);
-  c.server_identity = fuzz_identity(0x11);
-  if (tokens) {
-    c.token_key = fuzz::token_fuzz_key();
-    c.token_address = fuzz::token_fuzz_server();
-  }
-  return c;
-}
-
-// Valid for an hour of the stepped clock, so expiry is reachable too.
-const Bytes& client_token() {
-  static const Bytes token = [] {
-    ConnectToken t;
-    t.created_unix_seconds = fuzz::kTokenFuzzNow - 60;
-    t.expires_unix_seconds = fuzz::kTokenFuzzNow + 3600;
-    t.servers = {fuzz::token_fuzz_server()};
-    t.client_id = 7;
-    t.session_key = fuzz::token_fuzz_key();
-    t.session_key.bytes[0] ^= 0xFF;
-    auto minted = mint_connect_token(t, fuzz::token_fuzz_key());
-    TICKWIRE_FUZZ_CHECK(minted.ok());
-    return minted.value();
-  }();
-  return token;
-}
-
-// The session key the server reads from the token (the one minted in).
-TokenKey client_token_session_key() {
-  auto opened = open_connect_token(client_token(), fuzz::token_fuzz_key());
-  TICKWIRE_FUZZ_CHECK(opened.ok());
-  return opened.value().session_key;
-}
-
 ChallengeClient::Credentials credentials(const Setup& setup) {
   ChallengeClient::Credentials c;
   if (setup.tokens) {
-    c.token = client_token();
-    c.token_session_key = client_token_session_key();
+    c.token = fuzz::client_token();
+    c.token_session_key = fuzz::client_token_session_key();
   }
-  if (setup.pin == 1) c.server_key = fuzz_identity(0x11).public_key();
-  if (setup.pin == 2) c.server_key = fuzz_identity(0x22).public_key();
+  if (setup.pin == 1) c.server_key = fuzz::fuzz_identity(0x11).public_key();
+  if (setup.pin == 2) c.server_key = fuzz::fuzz_identity(0x22).public_key();
   c.plaintext = setup.plaintext;
   return c;
 }
@@ -207,7 +145,7 @@ class Harness {
  public:
   explicit Harness(const Setup& setup)
       : setup_(setup),
-        config_(config(setup.tokens)),
+        config_(fuzz::validation_config(setup.tokens)),
         validator_(config_, setup.allow_plaintext),
         client_(config_.retry_interval, kGiveUpAfter),
         next_expiry_(kStart + kExpiryInterval) {
@@ -263,7 +201,8 @@ class Harness {
   };
   // The bytes of a RESPONSE that a CHALLENGE and its HELLO fix: nonce,
   // cookie, flags and client key.
-  static constexpr std::size_t kSpliceSize = challenge::kNonceSize + challenge::kCookieSize + 1 + challenge::kPublicKeySize;
+  static constexpr std::size_t kSpliceSize =
+      challenge::kNonceSize + challenge::kCookieSize + 1 + challenge::kPublicKeySize;
 
   std::int64_t unix_now() const { return fuzz::kTokenFuzzNow + (now_ - kStart).micros() / 1'000'000; }
 

@@ -336,9 +336,8 @@ TEST(ConnectTokens, ATokenReplayedAfterItExpiredIsRefused) {
   ASSERT_TRUE(decoded.has_value());
   const auto* c = std::get_if<ch::ChallengeMsg>(&*decoded);
   ASSERT_NE(c, nullptr);
-  const auto answer =
-      h.validator.handle(ch::encode(ch::Response{2, c->cookie, 0, h.client.public_key(), token}), kAlice,
-                         {h.now, kUnixNow + 5}, {});
+  const auto answer = h.validator.handle(ch::encode(ch::Response{2, c->cookie, 0, h.client.public_key(), token}),
+                                         kAlice, {h.now, kUnixNow + 5}, {});
   ASSERT_TRUE(answer.has_value());
   EXPECT_EQ(denial(ch::decode(*answer)), DisconnectReason::kTokenExpired);
 }

@@ -110,7 +110,7 @@ TEST(ChallengeClient, AnAcceptedNoHonestServerSendsFails) {
     DisconnectReason failure;
   };
   const Case cases[] = {
-      {{0, 0, 0, {}, {}}, DisconnectReason::kProtocolError},                  // connection id 0
+      {{0, 0, 0, {}, {}}, DisconnectReason::kProtocolError},                   // connection id 0
       {{0, 5, ch::kFlagPlaintext, {}, {}}, DisconnectReason::kProtocolError},  // a session not asked for
       {{0, 5, 0, {}, {}}, DisconnectReason::kServerKeyMismatch},               // no confirmation
   };

@@ -267,7 +267,7 @@ TEST(Handshake, AStaleCookieIsIgnoredAndTheClientStartsARoundOver) {
 TEST(Handshake, ACookieOfThePreviousBucketGivesTheKeysOfItsKeyPair) {
   Handshake h;
   h.start({});
-  h.exchange_once();  // HELLO answered in one bucket
+  h.exchange_once();              // HELLO answered in one bucket
   h.now += Duration::seconds(7);  // the RESPONSE arrives in the next
   Bytes hello = ch::encode(ch::Hello{1, 0, handshake::KxKeyPair::generate().public_key()});
   const auto fresh = ch::decode(*h.server.handle(hello, kServer, {h.now, kUnixNow}, {}));
@@ -318,11 +318,11 @@ TEST(Handshake, ConnectionIdsAreNonzeroUniqueAndAvoidLiveOnes) {
   const Time now = Time::from_micros(80'000'000);
   for (std::uint16_t port = 1; port <= 200; ++port) {
     const Endpoint from{kClient.host, port};
-    const auto challenge = ch::decode(*server.handle(ch::encode(ch::Hello{port, 0, client.public_key()}), from,
-                                                     {now, kUnixNow}, {}));
+    const auto challenge =
+        ch::decode(*server.handle(ch::encode(ch::Hello{port, 0, client.public_key()}), from, {now, kUnixNow}, {}));
     const auto& cookie = std::get<ch::ChallengeMsg>(*challenge).cookie;
-    const auto reply = server.handle(ch::encode(ch::Response{port, cookie, 0, client.public_key(), {}}), from,
-                                     {now, kUnixNow}, {});
+    const auto reply =
+        server.handle(ch::encode(ch::Response{port, cookie, 0, client.public_key(), {}}), from, {now, kUnixNow}, {});
     ASSERT_TRUE(reply.has_value());
     const auto accepted = std::get<ch::Accepted>(*ch::decode(*reply));
     EXPECT_EQ(accepted.connection_id % 2, 1u);

@@ -135,7 +135,8 @@ std::optional<std::vector<std::uint8_t>> AddressValidator::on_hello(const challe
   // keyed hash.
   const std::int64_t bucket = bucket_of(now);
   kx_keys_.rotate_to(bucket);
-  const challenge::ChallengeMsg answer{hello.nonce, cookie_for(from, hello.nonce, bucket, hello.flags, hello.client_key),
+  const challenge::ChallengeMsg answer{hello.nonce,
+                                       cookie_for(from, hello.nonce, bucket, hello.flags, hello.client_key),
                                        kx_keys_.pair_of(bucket)->public_key()};
   return reply_unvalidated(challenge::encode(answer), received);
 }
@@ -220,7 +221,8 @@ std::optional<AddressValidator::Admission> AddressValidator::agree(const challen
   session.connection_id = fresh_connection_id();
   challenge::Accepted accepted{r.nonce, session.connection_id, r.flags, {}, {}};
   accepted.signature = signer_.sign({r.nonce, r.flags, r.client_key, server_pair.public_key(), session.connection_id});
-  if (!session.plaintext) accepted.confirmation = handshake::confirmation(session.keys.send, r.nonce, accepted.connection_id);
+  if (!session.plaintext)
+    accepted.confirmation = handshake::confirmation(session.keys.send, r.nonce, accepted.connection_id);
   admission.accepted = challenge::encode(accepted);
   return admission;
 }

@@ -17,8 +17,7 @@ ChallengeClient::ChallengeClient(Duration retry_interval, Duration give_up_after
   if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
 }
 
-void ChallengeClient::start(PeerId id, Endpoint server, const Credentials& credentials, Time now,
-                            Actions& actions) {
+void ChallengeClient::start(PeerId id, Endpoint server, const Credentials& credentials, Time now, Actions& actions) {
   const bool token = !credentials.token.empty();
   if ((token && !credentials.token_session_key) || credentials.token.size() > challenge::kMaxTokenSize) {
     // Without its session key nobody could derive the session's keys.
@@ -97,7 +96,8 @@ void ChallengeClient::receive(const challenge::Message& message, Endpoint from, 
   const auto* d = std::get_if<challenge::Denied>(&message);
   if (d == nullptr) return;  // HELLO and RESPONSE are for the accepting side
   // A denial never means success, whatever code a peer put in it.
-  const DisconnectReason failure = d->reason == DisconnectReason::kUnknown ? DisconnectReason::kConnectFailed : d->reason;
+  const DisconnectReason failure =
+      d->reason == DisconnectReason::kUnknown ? DisconnectReason::kConnectFailed : d->reason;
   Exchange* exchange = find(d->nonce, from, id);
   // A version mismatch can only come as an answer to a HELLO; everything
   // else answers our RESPONSE.
@@ -131,8 +131,7 @@ std::optional<DisconnectReason> ChallengeClient::verify(const Exchange& exchange
   params.connection_id = accepted.connection_id;
   params.plaintext = credentials.plaintext;
   if (params.plaintext) return std::nullopt;
-  const std::optional<TokenKey> token_key =
-      credentials.token.empty() ? std::nullopt : credentials.token_session_key;
+  const std::optional<TokenKey> token_key = credentials.token.empty() ? std::nullopt : credentials.token_session_key;
   // The server's keys are the mirror of ours: its send key is our receive.
   if (!exchange.key.client_keys(exchange.server_key, token_key, params.keys) ||
       !handshake::confirmation_valid(params.keys.receive, accepted.nonce, accepted.connection_id,

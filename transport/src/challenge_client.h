@@ -30,10 +30,10 @@ class ChallengeClient {
   };
   // What the client brings to an exchange.
   struct Credentials {
-    std::vector<std::uint8_t> token;                // from the game's backend; empty for none
-    std::optional<TokenKey> token_session_key;      // handed out with the token; required with one
-    std::optional<ServerPublicKey> server_key;      // the server's identity key, when pinned
-    bool plaintext = false;                         // ask for an unencrypted session
+    std::vector<std::uint8_t> token;            // from the game's backend; empty for none
+    std::optional<TokenKey> token_session_key;  // handed out with the token; required with one
+    std::optional<ServerPublicKey> server_key;  // the server's identity key, when pinned
+    bool plaintext = false;                     // ask for an unencrypted session
   };
   // The exchange for `id` ended: accepted (no failure: start ENet's
   // connect now, with `session`) or refused or timed out. Failures of the

@@ -70,8 +70,7 @@ std::vector<std::uint8_t> start(Kind kind, std::uint64_t nonce, std::uint8_t ver
 
 bool zeros_from(std::span<const std::uint8_t> d, std::size_t offset) {
   // Zero padding keeps room to grow a message without a new kind.
-  return std::all_of(d.begin() + static_cast<std::ptrdiff_t>(offset), d.end(),
-                     [](std::uint8_t b) { return b == 0; });
+  return std::all_of(d.begin() + static_cast<std::ptrdiff_t>(offset), d.end(), [](std::uint8_t b) { return b == 0; });
 }
 
 bool flags_known(std::uint8_t flags) { return (flags & ~kKnownFlags) == 0; }
