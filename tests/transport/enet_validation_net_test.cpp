@@ -97,7 +97,7 @@ TEST(EnetValidation, ASpoofedEnetConnectTakesNoSlotAndGetsNoAnswer) {
   EXPECT_EQ(spoofer.bytes_received, 0u);
   EXPECT_TRUE(server.of_type(Type::kConnected).empty());
   const ValidationStats stats = server.transport->validation_stats();
-  EXPECT_EQ(stats.connects_dropped, 20u);
+  EXPECT_EQ(stats.unsealed_dropped, 20u);  // a bare ENet connect is not a sealed datagram
   EXPECT_EQ(stats.unvalidated_bytes_out, 0u);
   // The server still has every slot: an honest client connects.
   Node honest = make_node(client_config());
@@ -136,7 +136,7 @@ TEST(EnetValidation, AClientWithoutValidationCannotConnect) {
   ASSERT_TRUE(pump_until({&server, &client}, [&] { return client.has(Type::kDisconnected, *peer); }));
   EXPECT_EQ(client.of_type(Type::kDisconnected).front().reason, DisconnectReason::kConnectFailed);
   EXPECT_TRUE(server.of_type(Type::kConnected).empty());
-  EXPECT_GE(server.transport->validation_stats().connects_dropped, 1u);
+  EXPECT_GE(server.transport->validation_stats().unsealed_dropped, 1u);
 }
 
 TEST(EnetValidation, ConnectingWhenNoServerAnswersFailsAfterTheTimeout) {
@@ -178,6 +178,7 @@ struct TokenServer {
     t.servers = {server.address()};
     t.client_id = client_id;
     t.user_data = {7, 7};
+    t.session_key = TokenKey::generate();
     auto minted = mint_connect_token(t, key);
     EXPECT_TRUE(minted.ok());
     return minted.ok() ? minted.value() : std::vector<std::uint8_t>{};
@@ -186,6 +187,10 @@ struct TokenServer {
   std::optional<DisconnectReason> try_connect(const std::vector<std::uint8_t>& token, Node& client) {
     EnetConfig config = client_config();
     config.validation.connect_token = token;
+    // The backend hands out the session key with the token; a forged token
+    // has none that the server would read.
+    auto opened = open_connect_token(token, key);
+    config.validation.token_session_key = opened.ok() ? opened.value().session_key : TokenKey{};
     client = make_node(config);
     auto peer = client.transport->connect(server.address(), wall_now());
     EXPECT_TRUE(peer.ok());
