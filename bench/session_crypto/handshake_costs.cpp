@@ -6,18 +6,18 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <string_view>
+#include <optional>
 
+#include "handshake_crypto.h"
 #include "timing.h"
 
 namespace tickwire::bench {
 
 namespace {
 
-constexpr int kBatch = 8;
+using namespace tickwire::transport;
 
-using Key = std::array<std::uint8_t, 32>;
+constexpr int kBatch = 8;
 
 void check(bool ok, const char* what) {
   if (ok) return;
@@ -27,105 +27,68 @@ void check(bool ok, const char* what) {
 
 double us(double ns) { return ns / 1000.0; }
 
-// Keyed BLAKE2b of `size` output bytes over `prefix` then `rest`.
-void keyed_hash(std::uint8_t* out, std::size_t size, const Key& key, std::string_view prefix, const std::uint8_t* rest,
-                std::size_t rest_size) {
-  crypto_generichash_state state;
-  crypto_generichash_init(&state, key.data(), key.size(), size);
-  crypto_generichash_update(&state, reinterpret_cast<const std::uint8_t*>(prefix.data()), prefix.size());
-  crypto_generichash_update(&state, rest, rest_size);
-  crypto_generichash_final(&state, out, size);
+template <typename Op>
+double us_per_op(int trials, Op&& op) {
+  return us(median_ns_per_op(trials, kBatch, [&] {
+    for (int i = 0; i < kBatch; ++i) op();
+  }));
 }
 
 }  // namespace
 
 HandshakeCosts measure_handshake_costs(int trials) {
   HandshakeCosts costs;
-  std::array<std::uint8_t, crypto_kx_PUBLICKEYBYTES> server_pk{};
-  std::array<std::uint8_t, crypto_kx_SECRETKEYBYTES> server_sk{};
-  std::array<std::uint8_t, crypto_kx_PUBLICKEYBYTES> client_pk{};
-  std::array<std::uint8_t, crypto_kx_SECRETKEYBYTES> client_sk{};
-  crypto_kx_keypair(server_pk.data(), server_sk.data());
-  crypto_kx_keypair(client_pk.data(), client_sk.data());
-  Key c2s{};
-  Key s2c{};
-  Key token_key{};
-  randombytes_buf(token_key.data(), token_key.size());
+  const handshake::KxKeyPair server_pair = handshake::KxKeyPair::generate();
+  const handshake::KxKeyPair client_pair = handshake::KxKeyPair::generate();
+  TokenKey token_session_key;
+  randombytes_buf(token_session_key.bytes.data(), token_session_key.bytes.size());
+  const std::optional<TokenKey> no_token;
 
-  // The cookie's inputs: address 4, port 2, nonce 8, bucket 8, flags 1, client pk 32.
+  // The cookie's inputs: address 4, port 2, nonce 8, bucket 8, flags 1,
+  // client key 32, under a 32-byte secret (address_validator.cpp).
   std::array<std::uint8_t, 55> cookie_input{};
+  std::array<std::uint8_t, 32> cookie_secret{};
   randombytes_buf(cookie_input.data(), cookie_input.size());
+  randombytes_buf(cookie_secret.data(), cookie_secret.size());
   std::array<std::uint8_t, 16> cookie{};
-  costs.cookie_us = us(median_ns_per_op(trials, kBatch, [&] {
-    for (int i = 0; i < kBatch; ++i) keyed_hash(cookie.data(), cookie.size(), token_key, {}, cookie_input.data(), 55);
-  }));
+  costs.cookie_us = us_per_op(trials, [&] {
+    crypto_generichash(cookie.data(), cookie.size(), cookie_input.data(), cookie_input.size(), cookie_secret.data(),
+                       cookie_secret.size());
+  });
 
-  costs.kx_keypair_us = us(median_ns_per_op(trials, kBatch, [&] {
-    for (int i = 0; i < kBatch; ++i) crypto_kx_keypair(client_pk.data(), client_sk.data());
-  }));
-  costs.server_session_keys_us = us(median_ns_per_op(trials, kBatch, [&] {
-    for (int i = 0; i < kBatch; ++i) {
-      check(crypto_kx_server_session_keys(c2s.data(), s2c.data(), server_pk.data(), server_sk.data(),
-                                          client_pk.data()) == 0,
-            "crypto_kx_server_session_keys");
-    }
-  }));
-  Key client_rx{};
-  Key client_tx{};
-  costs.client_session_keys_us = us(median_ns_per_op(trials, kBatch, [&] {
-    for (int i = 0; i < kBatch; ++i) {
-      check(crypto_kx_client_session_keys(client_rx.data(), client_tx.data(), client_pk.data(), client_sk.data(),
-                                          server_pk.data()) == 0,
-            "crypto_kx_client_session_keys");
-    }
-  }));
-  check(client_tx == c2s && client_rx == s2c, "the two ends' session keys agree");
+  costs.kx_keypair_us = us_per_op(trials, [] { (void)handshake::KxKeyPair::generate(); });
 
-  Key mixed_c2s{};
-  Key mixed_s2c{};
-  costs.token_mix_us = us(median_ns_per_op(trials, kBatch, [&] {
-    for (int i = 0; i < kBatch; ++i) {
-      keyed_hash(mixed_c2s.data(), mixed_c2s.size(), token_key, "tickwire c2s", c2s.data(), c2s.size());
-      keyed_hash(mixed_s2c.data(), mixed_s2c.size(), token_key, "tickwire s2c", s2c.data(), s2c.size());
-    }
-  }));
+  SessionKeys server_keys;
+  SessionKeys client_keys;
+  costs.server_keys_us = us_per_op(
+      trials, [&] { check(server_pair.server_keys(client_pair.public_key(), no_token, server_keys), "server_keys"); });
+  costs.server_keys_token_us = us_per_op(trials, [&] {
+    check(server_pair.server_keys(client_pair.public_key(), token_session_key, server_keys), "server_keys");
+  });
+  costs.client_keys_us = us_per_op(
+      trials, [&] { check(client_pair.client_keys(server_pair.public_key(), no_token, client_keys), "client_keys"); });
+  costs.client_keys_token_us = us_per_op(trials, [&] {
+    check(client_pair.client_keys(server_pair.public_key(), token_session_key, client_keys), "client_keys");
+  });
+  check(server_keys.send == client_keys.receive && server_keys.receive == client_keys.send,
+        "the two ends' session keys agree");
 
-  // nonce 8, connection id 4
-  std::array<std::uint8_t, 12> accepted_input{};
-  randombytes_buf(accepted_input.data(), accepted_input.size());
-  std::array<std::uint8_t, 16> confirmation{};
-  costs.confirmation_us = us(median_ns_per_op(trials, kBatch, [&] {
-    for (int i = 0; i < kBatch; ++i) {
-      keyed_hash(confirmation.data(), confirmation.size(), mixed_s2c, "tickwire accepted", accepted_input.data(), 12);
-    }
-  }));
+  const std::uint64_t nonce = 0x0123456789ABCDEF;
+  const std::uint32_t connection_id = 0x5EA1ED01;
+  challenge::Confirmation confirmation{};
+  costs.confirmation_us =
+      us_per_op(trials, [&] { confirmation = handshake::confirmation(server_keys.send, nonce, connection_id); });
+  check(handshake::confirmation_valid(client_keys.receive, nonce, connection_id, confirmation), "confirmation");
 
-  // "tickwire handshake v2" 21, nonce 8, flags 1, client pk 32, server pk 32, id 4, confirmation 16.
-  std::array<std::uint8_t, 114> transcript{};
-  randombytes_buf(transcript.data(), transcript.size());
-  std::array<std::uint8_t, crypto_sign_SEEDBYTES> seed{};
-  randombytes_buf(seed.data(), seed.size());
-  std::array<std::uint8_t, crypto_sign_PUBLICKEYBYTES> identity_pk{};
-  std::array<std::uint8_t, crypto_sign_SECRETKEYBYTES> identity_sk{};
-  costs.identity_from_seed_us = us(median_ns_per_op(trials, kBatch, [&] {
-    for (int i = 0; i < kBatch; ++i) crypto_sign_seed_keypair(identity_pk.data(), identity_sk.data(), seed.data());
-  }));
-  std::array<std::uint8_t, crypto_sign_BYTES> signature{};
-  costs.sign_us = us(median_ns_per_op(trials, kBatch, [&] {
-    for (int i = 0; i < kBatch; ++i) {
-      crypto_sign_detached(signature.data(), nullptr, transcript.data(), transcript.size(), identity_sk.data());
-    }
-  }));
-  costs.verify_us = us(median_ns_per_op(trials, kBatch, [&] {
-    for (int i = 0; i < kBatch; ++i) {
-      check(
-          crypto_sign_verify_detached(signature.data(), transcript.data(), transcript.size(), identity_pk.data()) == 0,
-          "crypto_sign_verify_detached");
-    }
-  }));
-  sodium_memzero(server_sk.data(), server_sk.size());
-  sodium_memzero(client_sk.data(), client_sk.size());
-  sodium_memzero(identity_sk.data(), identity_sk.size());
+  const ServerIdentity identity = ServerIdentity::generate();
+  costs.identity_from_seed_us = us_per_op(trials, [&] { const handshake::Signer signer(identity); });
+  const handshake::Signer signer(identity);
+  const handshake::Transcript transcript{nonce, 0, client_pair.public_key(), server_pair.public_key(), connection_id};
+  challenge::Signature signature{};
+  costs.sign_us = us_per_op(trials, [&] { signature = signer.sign(transcript); });
+  costs.verify_us = us_per_op(trials, [&] {
+    check(handshake::signature_valid(signer.public_key(), transcript, signature), "signature_valid");
+  });
   return costs;
 }
 

@@ -186,16 +186,17 @@ void print_datagrams(const std::vector<DatagramFigures>& rows) {
 }
 
 void print_handshake(const HandshakeCosts& c) {
-  std::printf("\n%-58s %9s\n", "handshake operation", "us");
-  const auto row = [](const char* name, double v) { std::printf("%-58s %9.2f\n", name, v); };
-  row("cookie (keyed BLAKE2b-128, per HELLO and RESPONSE)", c.cookie_us);
-  row("crypto_kx_keypair (client per connect, server per 8 s)", c.kx_keypair_us);
-  row("crypto_kx_server_session_keys", c.server_session_keys_us);
-  row("crypto_kx_client_session_keys", c.client_session_keys_us);
-  row("token mix (two keyed BLAKE2b-256)", c.token_mix_us);
+  std::printf("\n%-62s %9s\n", "handshake operation", "us");
+  const auto row = [](const char* name, double v) { std::printf("%-62s %9.2f\n", name, v); };
+  row("cookie (keyed BLAKE2b-128; per HELLO and RESPONSE)", c.cookie_us);
+  row("key exchange pair (client per connect, server per 8 s)", c.kx_keypair_us);
+  row("server session keys (X25519 + BLAKE2b)", c.server_keys_us);
+  row("server session keys, mixed with a token's session key", c.server_keys_token_us);
+  row("client session keys", c.client_keys_us);
+  row("client session keys, mixed with a token's session key", c.client_keys_token_us);
   row("confirmation (keyed BLAKE2b-128)", c.confirmation_us);
-  row("Ed25519 sign (ACCEPTED transcript, 114 bytes)", c.sign_us);
-  row("Ed25519 verify (client with a pinned key)", c.verify_us);
+  row("Ed25519 sign (the ACCEPTED's transcript, 98 bytes)", c.sign_us);
+  row("Ed25519 verify (a client pinning the server's key)", c.verify_us);
   row("identity key pair from its seed (once per server start)", c.identity_from_seed_us);
   row("server, one accepted RESPONSE, no token", c.server_total_us(false));
   row("server, one accepted RESPONSE, token", c.server_total_us(true));
@@ -224,14 +225,15 @@ bool write_json(const std::string& path, const std::vector<DatagramFigures>& row
   char hs[1024];
   (void)std::snprintf(hs, sizeof hs,
                       "],\"handshake_us\":{\"cookie\":%.3f,\"kx_keypair\":%.3f,\"server_session_keys\":%.3f,"
-                      "\"client_session_keys\":%.3f,\"token_mix\":%.3f,\"confirmation\":%.3f,\"ed25519_sign\":%.3f,"
+                      "\"server_session_keys_token\":%.3f,\"client_session_keys\":%.3f,"
+                      "\"client_session_keys_token\":%.3f,\"confirmation\":%.3f,\"ed25519_sign\":%.3f,"
                       "\"ed25519_verify\":%.3f,\"identity_from_seed\":%.3f,\"server_accept_no_token\":%.3f,"
                       "\"server_accept_token\":%.3f,\"client_connect_no_pin\":%.3f,\"client_connect_pinned\":%.3f,"
                       "\"client_connect_token\":%.3f}}\n",
-                      c.cookie_us, c.kx_keypair_us, c.server_session_keys_us, c.client_session_keys_us, c.token_mix_us,
-                      c.confirmation_us, c.sign_us, c.verify_us, c.identity_from_seed_us, c.server_total_us(false),
-                      c.server_total_us(true), c.client_total_us(false, false), c.client_total_us(false, true),
-                      c.client_total_us(true, false));
+                      c.cookie_us, c.kx_keypair_us, c.server_keys_us, c.server_keys_token_us, c.client_keys_us,
+                      c.client_keys_token_us, c.confirmation_us, c.sign_us, c.verify_us, c.identity_from_seed_us,
+                      c.server_total_us(false), c.server_total_us(true), c.client_total_us(false, false),
+                      c.client_total_us(false, true), c.client_total_us(true, false));
   out << hs;
   return static_cast<bool>(out);
 }
