@@ -120,6 +120,7 @@ const Bytes& client_token() {
     t.expires_unix_seconds = fuzz::kTokenFuzzNow + 3600;
     t.servers = {fuzz::token_fuzz_server()};
     t.client_id = 7;
+    t.session_key = fuzz::token_fuzz_session_key();
     auto minted = mint_connect_token(t, fuzz::token_fuzz_key());
     TICKWIRE_FUZZ_CHECK(minted.ok());
     return minted.value();

@@ -111,6 +111,7 @@ Bytes token(std::int64_t expires_in, std::uint64_t client_id) {
   t.expires_unix_seconds = kTokenFuzzNow + expires_in;
   t.servers = {token_fuzz_server()};
   t.client_id = client_id;
+  t.session_key = token_fuzz_session_key();
   t.user_data = {'f', 'z'};
   auto minted = transport::mint_connect_token(t, token_fuzz_key());
   return minted.ok() ? minted.value() : Bytes{};
