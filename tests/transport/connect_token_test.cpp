@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tickwire/transport/connect_challenge.h"
@@ -389,6 +390,43 @@ TEST(TokenKeyTest, HexParsing) {
     EXPECT_EQ(result.error().code, ErrorCode::kInvalidArgument);
     EXPECT_NE(result.error().detail.find("64 hexadecimal digits"), std::string::npos) << result.error().detail;
   }
+}
+
+TEST(ClientTokenTest, TheTwoLinesMintWritesParse) {
+  const Bytes bytes = mint_ok(sample_token(), fixed_key(1));
+  const std::string text = to_hex(bytes) + "\n" + sample_token().session_key.to_hex() + "\n";
+  auto parsed = parse_client_token(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.error().detail;
+  EXPECT_EQ(parsed->token, bytes);
+  EXPECT_EQ(parsed->session_key.bytes, sample_token().session_key.bytes);
+  auto spaced = parse_client_token("  " + to_hex(bytes) + " \r\n\t" + sample_token().session_key.to_hex());
+  ASSERT_TRUE(spaced.ok()) << spaced.error().detail;
+  EXPECT_EQ(spaced->token, bytes);
+}
+
+TEST(ClientTokenTest, BadTextSaysWhichLineAndWhy) {
+  const std::string token = to_hex(mint_ok(sample_token(), fixed_key(1)));
+  const std::string key = fixed_key(9).to_hex();
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {token, "got one line"},
+      {"", "got one line"},
+      {token + "\n" + key + "\n" + key, "got more"},
+      {token + "0\n" + key, "odd number"},
+      {"zz" + token + "\n" + key, "character 1 is not a hexadecimal digit"},
+      {std::string(2 * (max_connect_token_size() + 1), 'a') + "\n" + key, "no token is over"},
+      {token + "\n" + key.substr(2), "64 hexadecimal digits"},
+      {token + "\n" + std::string(64, '0'), "all zeros"},
+  };
+  for (const auto& [text, why] : cases) {
+    auto parsed = parse_client_token(text);
+    ASSERT_FALSE(parsed.ok()) << why;
+    EXPECT_EQ(parsed.error().code, ErrorCode::kInvalidArgument) << why;
+    EXPECT_NE(parsed.error().detail.find(why), std::string::npos) << parsed.error().detail;
+  }
+  auto missing = load_client_token("/nonexistent/token.hex");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().detail.find("/nonexistent/token.hex: cannot be read"), std::string::npos)
+      << missing.error().detail;
 }
 
 TEST(TokenStatusTest, Names) {

@@ -117,4 +117,20 @@ std::array<std::uint8_t, 16> connect_token_fingerprint(std::span<const std::uint
 // The largest token mint_connect_token makes; it fits in one RESPONSE.
 std::size_t max_connect_token_size();
 
+// What a client holds once the backend has answered: the token and its
+// session key, for AddressValidationConfig::connect_token and
+// token_session_key.
+struct ClientToken {
+  std::vector<std::uint8_t> token;
+  TokenKey session_key;
+};
+
+// Two lines of hexadecimal digits: the token, then its session key (what
+// `tickwire-token mint` prints and writes). Whitespace around each line is
+// ignored. Fails with kInvalidArgument naming the line and what is wrong;
+// the token's bytes are not checked here (a client cannot open it).
+Result<ClientToken> parse_client_token(std::string_view text);
+// The same, from a file; errors start with the file's name.
+Result<ClientToken> load_client_token(const std::string& path);
+
 }  // namespace tickwire::transport
