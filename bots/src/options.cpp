@@ -63,10 +63,11 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv, cons
                  "Mint a connect token for each join under the key in FILE, for a server run with the same "
                  "--token-key-file");
   std::string server_key_hex;
-  auto* server_key = app.add_option("--server-key", server_key_hex,
-                 "The server's public key (64 hex digits, from tickwire-token identity): refuse a server that "
-                 "cannot prove it holds the matching identity")
-      ->type_name("HEX");
+  auto* server_key =
+      app.add_option("--server-key", server_key_hex,
+                     "The server's public key (64 hex digits, from tickwire-token identity): refuse a server that "
+                     "cannot prove it holds the matching identity")
+          ->type_name("HEX");
   app.add_flag("--plaintext", o.security.plaintext,
                "Debugging only: ask for unencrypted sessions (the server must run with --plaintext)");
   tools::add_link_options(app, link, tools::ProbabilityUnit::kPercent);

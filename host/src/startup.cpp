@@ -113,9 +113,10 @@ void log_session_security(Session& s, const transport::EnetConfig& net) {
   if (s.opt.server_identity) {
     s.log->info("server key {} (from {}): clients pin it with --server-key", key, s.opt.server_identity_file);
   } else {
-    s.log->info("server key {} (fresh for this run: clients cannot pin it across restarts; keep one with "
-                "--server-identity FILE)",
-                key);
+    s.log->info(
+        "server key {} (fresh for this run: clients cannot pin it across restarts; keep one with "
+        "--server-identity FILE)",
+        key);
   }
   if (s.opt.plaintext) {
     s.log->warn("--plaintext: clients that ask for unencrypted sessions are admitted (debugging only)");
@@ -137,7 +138,6 @@ std::variant<std::unique_ptr<transport::EnetTransport>, Failure> open_transport(
   }
   return std::move(transport).value();
 }
-
 
 void start_agones(Session& s) {
   if (!s.agones_config) return;

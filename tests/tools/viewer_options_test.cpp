@@ -1,13 +1,13 @@
 // The viewer's session-security flags: parsed, refused with a clear line
 // and status 2 when bad, and applied to its socket settings.
 
-#include "options.h"
-
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <string>
 #include <vector>
+
+#include "options.h"
 
 namespace tickwire::viewer {
 namespace {

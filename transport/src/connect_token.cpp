@@ -222,7 +222,6 @@ bool names_server(const ConnectToken& token, const Address& server) {
                      [&](const Address& a) { return a.port == server.port && parse_ipv4(a.host) == wanted; });
 }
 
-
 }  // namespace
 
 TokenKey TokenKey::generate() {

@@ -48,8 +48,7 @@ Result<std::vector<std::uint8_t>> token_from_hex(std::string_view line) {
   std::vector<std::uint8_t> out(line.size() / 2);
   for (std::size_t i = 0; i < line.size(); ++i) {
     if (digit_value(line[i]) < 0) {
-      return bad_client_token("line 1 (the token): character " + std::to_string(i + 1) +
-                              " is not a hexadecimal digit");
+      return bad_client_token("line 1 (the token): character " + std::to_string(i + 1) + " is not a hexadecimal digit");
     }
   }
   for (std::size_t i = 0; i < out.size(); ++i) {
