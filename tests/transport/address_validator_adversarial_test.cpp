@@ -280,6 +280,7 @@ struct TokenHarness : Harness {
     t.expires_unix_seconds = expires;
     t.servers = {server};
     t.client_id = 4242;
+    t.session_key = TokenKey::generate();
     t.user_data = {1, 2, 3};
     auto bytes = mint_connect_token(t, key);
     EXPECT_TRUE(bytes.ok());
