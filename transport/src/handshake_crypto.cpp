@@ -75,7 +75,7 @@ KxKeyPair KxKeyPair::generate() {
   // Cheap once libsodium is up; without a random source there is no safe
   // key to return.
   if (sodium_init() < 0) {
-    std::fputs("tickwire: libsodium failed to initialise; cannot make a key exchange key\n", stderr);
+    static_cast<void>(std::fputs("tickwire: libsodium failed to initialise; cannot make a key exchange key\n", stderr));
     std::abort();
   }
   KxKeyPair pair;
