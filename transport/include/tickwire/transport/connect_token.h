@@ -59,13 +59,11 @@ struct ConnectToken {
   std::uint64_t client_id = 0;
   // Random for every token (TokenKey::generate()), never all zeros; the
   // client gets a copy beside the token (AddressValidationConfig::
-  // token_session_key).
+  // token_session_key). The session's keys are mixed with it
+  // (docs/security.md), so only the backend, that client and the servers
+  // know them. Carried in the private part.
   TokenKey session_key;
   std::vector<std::uint8_t> user_data;  // at most kMaxTokenUserData bytes
-  // The key the session's keys are mixed with (docs/security.md), known
-  // only to the backend, the client it handed the token to and the servers.
-  // Carried in the private part.
-  TokenKey session_key;
 };
 
 enum class TokenStatus : std::uint8_t {
