@@ -93,7 +93,7 @@ void Bot::join(Time now) {
     ended_ = true;
     return;
   }
-  auto net = bot_socket_config(config_.timeout, config_.server, {config_.index, config_.token_key});
+  auto net = bot_socket_config(config_.timeout, config_.server, {config_.index, config_.token_key}, config_.security);
   if (!net) {
     ++disconnects_["no token: " + net.error().detail];
     ended_ = true;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bot_socket.h"
 #include "game_setup.h"
 #include "metrics.h"
 #include "tickwire/bots/bots.h"
@@ -38,6 +39,7 @@ struct BotConfig {
   std::optional<transport::ConditionedConfig> link;
   std::optional<std::uint64_t> schema_hash;
   std::optional<transport::TokenKey> token_key;  // set: mint a connect token per join
+  SessionSecurity security;                      // --server-key, --plaintext
   // Silence after which a bot's client and its ENet peer give up; the
   // connect may take twice as long (several round trips on a slow link).
   Duration timeout = Duration::seconds(5);

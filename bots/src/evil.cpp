@@ -65,7 +65,7 @@ void EvilBot::connect(Time now) {
   // server must catch them by what they do, not by a missing token.
   constexpr std::uint64_t kEvilClientIds = 1'000'000;
   auto net = bot_socket_config(config_.timeout, config_.server,
-                               {kEvilClientIds + config_.seed % kEvilClientIds, config_.token_key});
+                               {kEvilClientIds + config_.seed % kEvilClientIds, config_.token_key}, config_.security);
   if (!net) {
     ended("no token: " + net.error().detail);
     return;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "bot_socket.h"
 #include "evil_packets.h"
 #include "evil_scripts.h"
 #include "tickwire/core/peer_id.h"
@@ -29,6 +30,7 @@ struct EvilBotConfig {
   std::shared_ptr<const GameSetup> game;  // whose protocol it speaks
   transport::Address server;
   std::optional<transport::TokenKey> token_key;  // set: evil bots hold valid tokens too
+  SessionSecurity security;                      // --server-key, --plaintext
   Duration timeout = Duration::seconds(5);       // the bots' --timeout
   int frame_rate = 60;
   std::shared_ptr<spdlog::logger> logger;

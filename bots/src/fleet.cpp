@@ -19,6 +19,7 @@ Fleet::Fleet(const Options& options, std::shared_ptr<const GameSetup> game, std:
     if (options.link) config.link = transport::ConditionedConfig{options.link->up, options.link->down, config.seed};
     config.schema_hash = options.schema_hash;
     config.token_key = options.token_key;
+    config.security = options.security;
     config.timeout = Duration::micros(static_cast<std::int64_t>(options.timeout_s * 1e6));
     config.sync_test_interval = Duration::micros(static_cast<std::int64_t>(options.sync_test_interval_s * 1e6));
     config.thin = options.thin;
@@ -39,6 +40,7 @@ Fleet::Fleet(const Options& options, std::shared_ptr<const GameSetup> game, std:
       config.game = game;
       config.server = options.server;
       config.token_key = options.token_key;
+      config.security = options.security;
       config.timeout = Duration::micros(static_cast<std::int64_t>(options.timeout_s * 1e6));
       config.frame_rate = options.frame_rate;
       config.logger = logger;

@@ -62,6 +62,14 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv, cons
   app.add_option("--token-key-file", o.token_key_file,
                  "Mint a connect token for each join under the key in FILE, for a server run with the same "
                  "--token-key-file");
+  std::string server_key_hex;
+  auto* server_key =
+      app.add_option("--server-key", server_key_hex,
+                     "The server's public key (64 hex digits, from tickwire-token identity): refuse a server that "
+                     "cannot prove it holds the matching identity")
+          ->type_name("HEX");
+  app.add_flag("--plaintext", o.security.plaintext,
+               "Debugging only: ask for unencrypted sessions (the server must run with --plaintext)");
   tools::add_link_options(app, link, tools::ProbabilityUnit::kPercent);
   app.add_option("--timeout", o.timeout_s,
                  "Seconds of silence before a bot gives up on the server (connecting may take twice as long); "
@@ -186,6 +194,14 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv, cons
       return 2;
     }
     o.token_key = key.value();
+  }
+  if (server_key->count() > 0) {
+    auto key = transport::ServerPublicKey::from_hex(server_key_hex);
+    if (!key) {
+      std::cerr << spec.program << ": --server-key: " << key.error().detail << "\n";
+      return 2;
+    }
+    o.security.server_key = key.value();
   }
   if (!evil_mix.empty()) {
     auto mix = parse_evil_mix(evil_mix);

@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "bot_socket.h"
 #include "link_flags.h"
 #include "thresholds.h"
 #include "tickwire/bots/bots.h"
@@ -28,6 +29,8 @@ struct Options {
   // With a key the bots mint their own connect tokens, as a backend would.
   std::string token_key_file;
   std::optional<transport::TokenKey> token_key;
+  // --server-key HEX (pinned) and --plaintext.
+  SessionSecurity security;
   transport::Address server;  // parsed from connect
   // Honest bots; 0 when --script names an evil script.
   int bots = 4;

@@ -2,7 +2,11 @@
 // loop that joins a tickwire-server hosting the arena, walks its player in
 // a circle for a while, prints what it would draw, and leaves cleanly.
 //
-//   tickwire-embed 127.0.0.1:7777 [seconds]
+//   tickwire-embed 127.0.0.1:7777 [seconds] [--server-key HEX] [--token-file FILE] [--plaintext]
+//
+// --server-key pins the server's public key; --token-file holds a connect
+// token and its session key (two lines of hex, as tickwire-token mint
+// writes them); --plaintext asks for an unencrypted session (debugging).
 
 #include <algorithm>
 #include <chrono>
@@ -53,15 +57,51 @@ void print_frame(const client::Client& c) {
   }
 }
 
+constexpr const char* kUsage =
+    "usage: tickwire-embed HOST:PORT [seconds] [--server-key HEX] [--token-file FILE] [--plaintext]";
+
+bool refuse(const std::string& why) {
+  std::fprintf(stderr, "tickwire-embed: %s\n", why.c_str());
+  return false;
+}
+
+// The session's security from the flags after HOST:PORT; a bad one is
+// reported and ends the program with status 2.
+bool parse_security(int argc, char** argv, transport::EnetConfig& net, double& seconds) {
+  for (int i = 2; i < argc; ++i) {
+    const std::string flag = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (flag == "--plaintext") {
+      net.plaintext = true;
+    } else if (flag == "--server-key" && has_value) {
+      auto key = transport::ServerPublicKey::from_hex(argv[++i]);
+      if (!key) return refuse("--server-key: " + key.error().detail);
+      net.validation.server_key = key.value();
+    } else if (flag == "--token-file" && has_value) {
+      auto token = transport::load_client_token(argv[++i]);
+      if (!token) return refuse("--token-file " + token.error().detail);
+      net.validation.connect_token = token->token;
+      net.validation.token_session_key = token->session_key;
+    } else if (i == 2 && flag.rfind("--", 0) != 0) {
+      seconds = std::atof(argv[i]);
+    } else {
+      return refuse("unexpected '" + flag + "'\n" + kUsage);
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: tickwire-embed HOST:PORT [seconds]\n");
+    std::fprintf(stderr, "%s\n", kUsage);
     return 2;
   }
   auto server = transport::Address::parse(argv[1]);
-  const double seconds = argc > 2 ? std::atof(argv[2]) : 10.0;
+  double seconds = 10.0;
+  transport::EnetConfig net;
+  if (!parse_security(argc, argv, net, seconds)) return 2;
   if (!server || !(seconds > 0.0)) {
     std::fprintf(stderr, "tickwire-embed: expected HOST:PORT and a positive number of seconds\n");
     return 2;
@@ -71,7 +111,7 @@ int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
 
   // 1. A transport (ENet over UDP), the game, and the client runtime.
-  auto transport = transport::EnetTransport::create(transport::EnetConfig{});
+  auto transport = transport::EnetTransport::create(net);
   if (!transport) {
     std::fprintf(stderr, "tickwire-embed: %s\n", transport.error().detail.c_str());
     return 1;

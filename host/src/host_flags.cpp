@@ -12,7 +12,7 @@ constexpr const char* kSimulation = "Simulation";
 constexpr const char* kReporting = "Logging and stats";
 constexpr const char* kOperations = "Operations (metrics, Agones)";
 constexpr const char* kAdvanced = "Advanced (tuning and testing)";
-constexpr const char* kSecurity = "Security (connect tokens, connection limits)";
+constexpr const char* kSecurity = "Security (connect tokens, encryption, connection limits)";
 
 }  // namespace
 
@@ -185,6 +185,14 @@ void add_host_flags(CLI::App& app, Options& o, RawFlags& raw) {
   app.add_option("--public-address", o.public_address,
                  "HOST:PORT that connect tokens name this server by (default: --bind and --port)")
       ->type_name("HOST:PORT")
+      ->group(kSecurity);
+  app.add_option("--server-identity", o.server_identity_file,
+                 "Sign every handshake with the identity in FILE (made by tickwire-token identity), so clients can "
+                 "pin its public key with --server-key; default: a fresh identity for each run")
+      ->type_name("FILE")
+      ->group(kSecurity);
+  app.add_flag("--plaintext", o.plaintext,
+               "Debugging only: also admit clients that ask for unencrypted sessions (the others stay encrypted)")
       ->group(kSecurity);
   app.add_option("--max-peers-per-ip", o.max_peers_per_ip, "Most connections from one IP address; 0: no cap")
       ->type_name("N")

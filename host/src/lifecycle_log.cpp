@@ -27,6 +27,8 @@ const char* reason_token(transport::DisconnectReason reason) {
     case R::kTooManyConnections: return "too_many_connections";
     case R::kTokenRequired: return "token_required";
     case R::kCodebookMismatch: return "codebook_mismatch";
+    case R::kServerKeyMismatch: return "server_key_mismatch";
+    case R::kPlaintextRefused: return "plaintext_refused";
   }
   return "unknown";
 }

@@ -107,6 +107,11 @@ std::variant<Options, ParseExit> parse_options(int argc, const char* const* argv
       return ParseExit{2, prefix + "--public-address: " + parsed.error().detail};
     }
   }
+  if (!o.server_identity_file.empty()) {
+    auto identity = transport::ServerIdentity::load(o.server_identity_file);
+    if (!identity) return ParseExit{2, prefix + "--server-identity " + identity.error().detail};
+    o.server_identity = identity.value();
+  }
   if (!o.token_key_file.empty() && o.public_address.empty() && (o.bind == "0.0.0.0" || o.bind == "::")) {
     return ParseExit{2, prefix +
                             "--token-key-file needs --public-address HOST:PORT (the address tokens name "

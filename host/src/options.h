@@ -10,6 +10,7 @@
 
 #include "tickwire/host/server_host.h"
 #include "tickwire/transport/address.h"
+#include "tickwire/transport/server_identity.h"
 
 namespace tickwire::host {
 
@@ -46,6 +47,13 @@ struct Options {
   // for public_address (default bind:port) are admitted.
   std::string token_key_file;
   std::string public_address;
+  // The identity the server signs every handshake with, so clients can pin
+  // its public key: read from --server-identity by parse_options. None: a
+  // fresh one for each run, which no client can pin across restarts.
+  std::string server_identity_file;
+  std::optional<transport::ServerIdentity> server_identity;
+  // Debugging only: also admit clients that ask for unencrypted sessions.
+  bool plaintext = false;
   std::size_t max_peers_per_ip = 0;  // 0: no cap
   std::size_t max_pending_connects = 256;
   std::size_t max_pending_per_ip = 4;

@@ -106,23 +106,29 @@ std::optional<Failure> start_metrics(Session& s) {
   return std::nullopt;
 }
 
-std::variant<std::unique_ptr<transport::EnetTransport>, Failure> open_transport(const Options& opt) {
-  transport::EnetConfig net;
-  net.bind = opt.address();
-  // A few slots beyond max_clients, so that a client turned away because
-  // the server is full hears why instead of timing out.
-  net.max_peers = opt.max_clients + 8;
-  net.max_peers_per_ip = opt.max_peers_per_ip;
-  net.timeout = seconds(opt.handshake_timeout_s);
-  net.validation.max_pending = opt.max_pending_connects;
-  net.validation.max_pending_per_host = opt.max_pending_per_ip;
-  net.validation.max_challenges_per_second = opt.max_challenges_per_second;
-  if (!opt.token_key_file.empty()) {
-    auto key = transport::TokenKey::load(opt.token_key_file);
-    if (!key) return Failure{2, "--token-key-file: " + key.error().detail};
-    net.validation.token_key = key.value();
-    net.validation.token_address = opt.token_address();
+// Operators hand the public key to clients (--server-key); the seed is
+// never logged.
+void log_session_security(Session& s, const transport::EnetConfig& net) {
+  const std::string key = net.validation.server_identity->public_key().to_hex();
+  if (s.opt.server_identity) {
+    s.log->info("server key {} (from {}): clients pin it with --server-key", key, s.opt.server_identity_file);
+  } else {
+    s.log->info(
+        "server key {} (fresh for this run: clients cannot pin it across restarts; keep one with "
+        "--server-identity FILE)",
+        key);
   }
+  if (s.opt.plaintext) {
+    s.log->warn("--plaintext: clients that ask for unencrypted sessions are admitted (debugging only)");
+  }
+}
+
+std::variant<std::unique_ptr<transport::EnetTransport>, Failure> open_transport(Session& s) {
+  const Options& opt = s.opt;
+  auto config = transport_config(opt);
+  if (auto* failed = std::get_if<Failure>(&config)) return *failed;
+  const auto& net = std::get<transport::EnetConfig>(config);
+  log_session_security(s, net);
   auto transport = transport::EnetTransport::create(net);
   if (!transport) {
     const std::string& why = transport.error().detail;
@@ -161,7 +167,7 @@ std::optional<Failure> start(Session& s) {
   if (!s.stats->json_ok()) return Failure{2, "cannot write --stats-json file " + s.opt.stats_json};
   if (auto failed = start_metrics(s)) return failed;
 
-  auto transport = open_transport(s.opt);
+  auto transport = open_transport(s);
   if (auto* failed = std::get_if<Failure>(&transport)) return *failed;
   auto& enet = std::get<std::unique_ptr<transport::EnetTransport>>(transport);
   s.enet = enet.get();
@@ -179,6 +185,28 @@ std::optional<Failure> start(Session& s) {
 }
 
 }  // namespace
+
+std::variant<transport::EnetConfig, Failure> transport_config(const Options& opt) {
+  transport::EnetConfig net;
+  net.bind = opt.address();
+  // A few slots beyond max_clients, so that a client turned away because
+  // the server is full hears why instead of timing out.
+  net.max_peers = opt.max_clients + 8;
+  net.max_peers_per_ip = opt.max_peers_per_ip;
+  net.timeout = seconds(opt.handshake_timeout_s);
+  net.validation.max_pending = opt.max_pending_connects;
+  net.validation.max_pending_per_host = opt.max_pending_per_ip;
+  net.validation.max_challenges_per_second = opt.max_challenges_per_second;
+  if (!opt.token_key_file.empty()) {
+    auto key = transport::TokenKey::load(opt.token_key_file);
+    if (!key) return Failure{2, "--token-key-file: " + key.error().detail};
+    net.validation.token_key = key.value();
+    net.validation.token_address = opt.token_address();
+  }
+  net.validation.server_identity = opt.server_identity ? *opt.server_identity : transport::ServerIdentity::generate();
+  net.plaintext = opt.plaintext;
+  return net;
+}
 
 std::optional<Failure> start_session(Session& s) {
   auto failed = start(s);

@@ -4,10 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <initializer_list>
+#include <string>
 #include <vector>
 
 #include "arena_setup.h"
+#include "bot_socket.h"
+#include "tickwire/transport/server_identity.h"
 
 namespace tickwire::bots {
 namespace {
@@ -101,6 +105,58 @@ TEST(BotOptions, BadValuesExitWithTwo) {
     auto parsed = testing::parse_arena(args);
     ASSERT_TRUE(std::holds_alternative<int>(parsed)) << args[0];
     EXPECT_EQ(std::get<int>(parsed), 2) << args[0];
+  }
+}
+
+TEST(BotOptions, SessionSecurityReachesEveryBotsTransport) {
+  const transport::ServerPublicKey pinned = transport::ServerIdentity::generate().public_key();
+  auto parsed = parse({"--server-key", pinned.to_hex().c_str(), "--plaintext"});
+  ASSERT_TRUE(std::holds_alternative<Options>(parsed));
+  const Options& o = std::get<Options>(parsed);
+  ASSERT_TRUE(o.security.server_key.has_value());
+  EXPECT_EQ(*o.security.server_key, pinned);
+  EXPECT_TRUE(o.security.plaintext);
+
+  auto net = bot_socket_config(Duration::seconds(3), o.server, {7, std::nullopt}, o.security);
+  ASSERT_TRUE(net.ok()) << net.error().detail;
+  EXPECT_TRUE(net->plaintext);
+  EXPECT_EQ(net->validation.server_key, o.security.server_key);
+  EXPECT_TRUE(net->validation.connect_token.empty());
+  EXPECT_FALSE(net->validation.token_session_key.has_value());
+
+  auto plain = parse({});
+  ASSERT_TRUE(std::holds_alternative<Options>(plain));
+  EXPECT_FALSE(std::get<Options>(plain).security.server_key.has_value());
+  EXPECT_FALSE(std::get<Options>(plain).security.plaintext) << "encrypted unless asked";
+}
+
+TEST(BotOptions, MintedTokensCarryTheSessionKeyTheBotUses) {
+  const transport::TokenKey key = transport::TokenKey::generate();
+  const transport::Address server{"127.0.0.1", 7777};
+  auto a = bot_socket_config(Duration::seconds(3), server, {1, key}, {});
+  auto b = bot_socket_config(Duration::seconds(3), server, {1, key}, {});
+  ASSERT_TRUE(a.ok() && b.ok());
+  ASSERT_TRUE(a->validation.token_session_key.has_value());
+  ASSERT_TRUE(b->validation.token_session_key.has_value());
+  EXPECT_NE(a->validation.token_session_key->bytes, b->validation.token_session_key->bytes) << "fresh per join";
+
+  const auto now =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  const transport::TokenCheck check = transport::check_connect_token(a->validation.connect_token, key, now, server);
+  ASSERT_EQ(check.status, transport::TokenStatus::kOk);
+  EXPECT_EQ(check.token.client_id, 1U);
+  EXPECT_EQ(check.token.session_key.bytes, a->validation.token_session_key->bytes);
+}
+
+TEST(BotOptions, ABadServerKeyIsRefusedByName) {
+  for (const char* bad : {"abc", "", "zz00000000000000000000000000000000000000000000000000000000000000"}) {
+    ::testing::internal::CaptureStderr();
+    auto parsed = parse({"--server-key", bad});
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    ASSERT_TRUE(std::holds_alternative<int>(parsed)) << bad;
+    EXPECT_EQ(std::get<int>(parsed), 2) << bad;
+    EXPECT_NE(err.find("--server-key"), std::string::npos) << err;
+    EXPECT_NE(err.find("64 hexadecimal digits"), std::string::npos) << err;
   }
 }
 

@@ -2,7 +2,9 @@
 # End to end over real UDP on loopback: a tickwire-server that requires
 # connect tokens, bots minting tokens under its key (admitted, and the
 # server logs who they are), under another key (denied: invalid) and
-# without any (denied: required). Keys and tokens come from tickwire-token.
+# without any (denied: required). Keys and tokens come from tickwire-token,
+# and so does the server's identity, whose public key the server logs and
+# the good bots pin.
 # Usage: tokens_e2e.sh SERVER_BIN BOTS_BIN TOKEN_BIN
 set -u
 server_bin=${1:?server binary}
@@ -20,18 +22,21 @@ fail() {
 
 "$token_bin" keygen --out "$work/key.hex" >/dev/null || fail "keygen failed"
 "$token_bin" keygen --out "$work/other.hex" >/dev/null || fail "keygen failed"
+server_key=$("$token_bin" identity --out "$work/server.id" 2>/dev/null) || fail "identity failed"
 port=$((20000 + ($$ + 13) % 20000))
-"$server_bin" --bind 127.0.0.1 --port "$port" --token-key-file "$work/key.hex" --log-format json \
-  >"$work/server.log" 2>&1 &
+"$server_bin" --bind 127.0.0.1 --port "$port" --token-key-file "$work/key.hex" --server-identity "$work/server.id" \
+  --log-format json >"$work/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 50); do
   grep -q "listening on" "$work/server.log" && break
   sleep 0.1
 done
 grep -q "listening on" "$work/server.log" || fail "server did not start"
+grep -q "server key $server_key (from $work/server.id)" "$work/server.log" || fail "the server did not log its public key"
+grep -qi "$(cat "$work/server.id")" "$work/server.log" && fail "the server logged its identity's secret"
 
 "$bots_bin" --connect "127.0.0.1:$port" --bots 4 --duration 3 --token-key-file "$work/key.hex" \
-  >"$work/good.log" 2>&1 || { cat "$work/good.log"; fail "bots with good tokens failed"; }
+  --server-key "$server_key" >"$work/good.log" 2>&1 || { cat "$work/good.log"; fail "bots with good tokens failed"; }
 grep -q '"token_client_id":3' "$work/server.log" || fail "the server did not log the token's client id"
 
 expect_denied() {  # NAME REASON [BOTS ARGS...]

@@ -1,6 +1,6 @@
 #pragma once
 // What the connect_token target and its seed generator (fuzz_corpus) agree
-// on: the key, the clock and the server, all fixed, so a seed minted once
+// on: the key, the session key, the clock and the server, all fixed, so a seed minted once
 // stays valid and every run of an input takes the same path.
 
 #include <cstdint>
@@ -13,6 +13,13 @@ namespace tickwire::fuzz {
 inline transport::TokenKey token_fuzz_key() {
   transport::TokenKey key;
   for (std::size_t i = 0; i < key.bytes.size(); ++i) key.bytes[i] = static_cast<std::uint8_t>(0xA0U + i);
+  return key;
+}
+
+// The session key every seed token carries (any key but all zeros would do).
+inline transport::TokenKey token_fuzz_session_key() {
+  transport::TokenKey key;
+  for (std::size_t i = 0; i < key.bytes.size(); ++i) key.bytes[i] = static_cast<std::uint8_t>(0x30U + i);
   return key;
 }
 

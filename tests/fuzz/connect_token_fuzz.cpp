@@ -4,8 +4,9 @@
 //
 // Invariants: a token read_token_public refuses is kMalformed for the
 // check too; an accepted token has 1..8 servers including the checking
-// one, expires after now, holds at most 256 bytes of user data and has the
-// public fields read_token_public sees; the fingerprint is filled unless
+// one, expires after now, holds at most 256 bytes of user data and a
+// session key that is not all zeros, and has the public fields
+// read_token_public sees (a refused token holds no session key); the fingerprint is filled unless
 // the input is malformed, and is the same for the same bytes.
 
 #include <algorithm>
@@ -55,12 +56,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     TICKWIRE_FUZZ_CHECK(pub.ok());
     TICKWIRE_FUZZ_CHECK(t.expires_unix_seconds > fuzz::kTokenFuzzNow);
     TICKWIRE_FUZZ_CHECK(t.user_data.size() <= kMaxTokenUserData);
+    TICKWIRE_FUZZ_CHECK(t.session_key.bytes != TokenKey{}.bytes);
     TICKWIRE_FUZZ_CHECK(std::find(t.servers.begin(), t.servers.end(), server) != t.servers.end());
     TICKWIRE_FUZZ_CHECK(t.servers == pub->servers);
     TICKWIRE_FUZZ_CHECK(t.created_unix_seconds == pub->created_unix_seconds);
     TICKWIRE_FUZZ_CHECK(t.expires_unix_seconds == pub->expires_unix_seconds);
   } else {
     TICKWIRE_FUZZ_CHECK(check.token.servers.empty() && check.token.client_id == 0);
+    TICKWIRE_FUZZ_CHECK(check.token.session_key.bytes == TokenKey{}.bytes);
   }
   return 0;
 }

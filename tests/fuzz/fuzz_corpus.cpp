@@ -249,6 +249,7 @@ void connect_token_seeds(Writer& w) {
   one.expires_unix_seconds = kTokenFuzzNow + 10LL * 365 * 24 * 3600;
   one.servers = {token_fuzz_server()};
   one.client_id = 42;
+  one.session_key = token_fuzz_session_key();
   one.user_data = {'e', 'u'};
   const Bytes valid = mint(one, token_fuzz_key());
   w.write("connect_token", valid);
@@ -278,8 +279,11 @@ void connect_token_seeds(Writer& w) {
 
   w.write("connect_token", Bytes(valid.begin(), valid.begin() + std::min<std::ptrdiff_t>(60, std::ssize(valid))));
   Bytes next_version = valid;
-  if (!next_version.empty()) next_version[7] = '2';
+  if (!next_version.empty()) next_version[7] = '3';
   w.write("connect_token", next_version);
+  Bytes previous_version = valid;  // TWTOKEN1, from before session keys
+  if (!previous_version.empty()) previous_version[7] = '1';
+  w.write("connect_token", previous_version);
 }
 
 }  // namespace

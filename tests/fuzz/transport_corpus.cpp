@@ -127,6 +127,7 @@ Bytes token(std::int64_t expires_in, std::uint64_t client_id) {
   t.expires_unix_seconds = kTokenFuzzNow + expires_in;
   t.servers = {token_fuzz_server()};
   t.client_id = client_id;
+  t.session_key = token_fuzz_session_key();
   t.user_data = {'f', 'z'};
   t.session_key = token_fuzz_key();
   t.session_key.bytes[1] ^= 0xFF;

@@ -2,10 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <functional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "startup.h"
 
 namespace tickwire::host {
 namespace {
@@ -227,6 +230,82 @@ TEST(Options, OperationsFlags) {
     EXPECT_EQ(std::get<ParseExit>(bad).code, 2);
     EXPECT_NE(std::get<ParseExit>(bad).message.find(args[0]), std::string::npos) << std::get<ParseExit>(bad).message;
   }
+}
+
+// A file in the test's temporary directory holding `text`.
+std::string temp_file(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + "/options_test_" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(Options, TheServerIdentityAndPlaintextReachTheTransport) {
+  const transport::ServerIdentity identity = transport::ServerIdentity::generate();
+  const std::string path = temp_file("server.id", identity.to_hex() + "\n");
+  const auto parsed = parse({"--server-identity", path.c_str(), "--plaintext"});
+  ASSERT_TRUE(std::holds_alternative<Options>(parsed)) << std::get<ParseExit>(parsed).message;
+  const Options& o = std::get<Options>(parsed);
+  ASSERT_TRUE(o.server_identity.has_value());
+  EXPECT_EQ(o.server_identity->seed, identity.seed);
+  EXPECT_TRUE(o.plaintext);
+
+  const auto config = transport_config(o);
+  ASSERT_TRUE(std::holds_alternative<transport::EnetConfig>(config));
+  const auto& net = std::get<transport::EnetConfig>(config);
+  ASSERT_TRUE(net.validation.server_identity.has_value());
+  EXPECT_EQ(net.validation.server_identity->seed, identity.seed);
+  EXPECT_TRUE(net.plaintext);
+}
+
+TEST(Options, WithoutAnIdentityFileEachRunHasAFreshOneAndSessionsAreEncrypted) {
+  const auto parsed = parse({});
+  ASSERT_TRUE(std::holds_alternative<Options>(parsed));
+  const Options& o = std::get<Options>(parsed);
+  EXPECT_FALSE(o.server_identity.has_value());
+  EXPECT_FALSE(o.plaintext);
+  const auto a = transport_config(o);
+  const auto b = transport_config(o);
+  ASSERT_TRUE(std::holds_alternative<transport::EnetConfig>(a) && std::holds_alternative<transport::EnetConfig>(b));
+  const auto& net = std::get<transport::EnetConfig>(a);
+  ASSERT_TRUE(net.validation.server_identity.has_value());
+  EXPECT_NE(net.validation.server_identity->seed, std::get<transport::EnetConfig>(b).validation.server_identity->seed);
+  EXPECT_FALSE(net.plaintext);
+}
+
+TEST(Options, ABadServerIdentityFileExitsTwoSayingWhy) {
+  const std::string wrong = temp_file("wrong.id", "not an identity\n");
+  const std::string missing = ::testing::TempDir() + "/options_test_missing.id";
+  for (const auto& [path, why] : {std::pair<std::string, std::string>{wrong, "64 hexadecimal digits"},
+                                  std::pair<std::string, std::string>{missing, "cannot be read"}}) {
+    const auto parsed = parse({"--server-identity", path.c_str()});
+    ASSERT_TRUE(std::holds_alternative<ParseExit>(parsed)) << path;
+    const ParseExit& exit = std::get<ParseExit>(parsed);
+    EXPECT_EQ(exit.code, 2);
+    EXPECT_NE(exit.message.find("--server-identity"), std::string::npos) << exit.message;
+    EXPECT_NE(exit.message.find(path), std::string::npos) << exit.message;
+    EXPECT_NE(exit.message.find(why), std::string::npos) << exit.message;
+  }
+}
+
+TEST(Options, SessionSecurityComesFromTheConfigFileToo) {
+  const transport::ServerIdentity identity = transport::ServerIdentity::generate();
+  const std::string id = temp_file("config.id", identity.to_hex());
+  const std::string config = temp_file("server.toml", "server-identity = \"" + id + "\"\nplaintext = true\n");
+  const auto parsed = parse({"--config", config.c_str()});
+  ASSERT_TRUE(std::holds_alternative<Options>(parsed)) << std::get<ParseExit>(parsed).message;
+  const Options& o = std::get<Options>(parsed);
+  ASSERT_TRUE(o.server_identity.has_value());
+  EXPECT_EQ(o.server_identity->seed, identity.seed);
+  EXPECT_TRUE(o.plaintext);
+}
+
+TEST(Options, HelpListsTheSessionSecurityFlags) {
+  const auto parsed = parse({"--help"});
+  ASSERT_TRUE(std::holds_alternative<ParseExit>(parsed));
+  const std::string& help = std::get<ParseExit>(parsed).message;
+  EXPECT_NE(help.find("--server-identity"), std::string::npos);
+  EXPECT_NE(help.find("--plaintext"), std::string::npos);
+  EXPECT_NE(help.find("Debugging only"), std::string::npos);
 }
 
 }  // namespace

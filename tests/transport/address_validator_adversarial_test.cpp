@@ -238,6 +238,21 @@ TEST(AddressValidation, AResentResponseIsAcceptedAgain) {
   EXPECT_EQ(h.validator.stats().pending, 1u);
 }
 
+TEST(AddressValidation, ANewExchangeFromAnAdmittedAddressReplacesItsAdmission) {
+  Harness h;
+  const auto first = h.join(kAlice, 1);
+  ASSERT_TRUE(accepted(first));
+  // The client started over (a new nonce, after a fresh cookie): the old
+  // session is dropped for the new one, which has its own id and keys.
+  const auto second = h.join(kAlice, 2);
+  ASSERT_TRUE(accepted(second));
+  const std::uint32_t id = std::get<ch::Accepted>(*second).connection_id;
+  EXPECT_NE(id, std::get<ch::Accepted>(*first).connection_id);
+  ASSERT_NE(h.validator.session_of(kAlice), nullptr);
+  EXPECT_EQ(h.validator.session_of(kAlice)->connection_id, id);
+  EXPECT_EQ(h.validator.stats().pending, 1u);
+}
+
 TEST(AddressValidation, AFloodOfHellosIsAnsweredOnlyWithinBudget) {
   AddressValidationConfig config;
   config.max_challenges_per_second = 5;
@@ -280,6 +295,7 @@ struct TokenHarness : Harness {
     t.expires_unix_seconds = expires;
     t.servers = {server};
     t.client_id = 4242;
+    t.session_key = TokenKey::generate();
     t.user_data = {1, 2, 3};
     auto bytes = mint_connect_token(t, key);
     EXPECT_TRUE(bytes.ok());

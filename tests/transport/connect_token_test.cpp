@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tickwire/transport/connect_challenge.h"
@@ -40,6 +41,7 @@ ConnectToken sample_token() {
   token.expires_unix_seconds = kNow + 30;
   token.servers = {kOtherServer, kServer};
   token.client_id = 0x0123456789ABCDEFULL;
+  token.session_key = fixed_key(50);
   token.user_data = {'r', 'e', 'g', 'i', 'o', 'n', '=', 'e', 'u'};
   return token;
 }
@@ -57,13 +59,15 @@ TokenStatus status_of(const Bytes& bytes, const TokenKey& key = fixed_key(1), st
 
 // A token built byte by byte from docs/connect-tokens.md, sealed with
 // libsodium directly, as a backend in another language would build it.
-// `length_field` and `padding` allow authentic tokens no minter of ours makes.
+// `length_field`, `padding` and an all-zero `session_key` allow authentic
+// tokens no minter of ours makes.
 void put_le(Bytes& out, std::uint64_t value, int width) {
   for (int i = 0; i < width; ++i) out.push_back(static_cast<std::uint8_t>(value >> (8 * i)));
 }
 
-Bytes hand_made_token(const TokenKey& key, std::uint16_t length_field, std::uint8_t padding) {
-  Bytes out{'T', 'W', 'T', 'O', 'K', 'E', 'N', '1'};
+Bytes hand_made_token(const TokenKey& key, std::uint16_t length_field, std::uint8_t padding,
+                      const TokenKey& session_key = fixed_key(90)) {
+  Bytes out{'T', 'W', 'T', 'O', 'K', 'E', 'N', '2'};
   put_le(out, static_cast<std::uint64_t>(kNow - 1), 8);
   put_le(out, static_cast<std::uint64_t>(kNow + 60), 8);
   for (std::uint8_t i = 0; i < 24; ++i) out.push_back(static_cast<std::uint8_t>(i * 7));
@@ -72,6 +76,7 @@ Bytes hand_made_token(const TokenKey& key, std::uint16_t length_field, std::uint
 
   Bytes plain;
   put_le(plain, 99, 8);
+  plain.insert(plain.end(), session_key.bytes.begin(), session_key.bytes.end());
   put_le(plain, length_field, 2);
   for (std::size_t i = 0; i < kMaxTokenUserData; ++i) plain.push_back(i < 3 ? 0x11 : padding);
 
@@ -82,18 +87,20 @@ Bytes hand_made_token(const TokenKey& key, std::uint16_t length_field, std::uint
   crypto_aead_xchacha20poly1305_ietf_encrypt(out.data() + ad_size, &sealed, plain.data(), plain.size(), out.data(),
                                              ad_size, nullptr, out.data() + kNonceOffset, key.bytes.data());
   EXPECT_EQ(sealed, plain.size() + 16);
+  EXPECT_EQ(plain.size(), 298U);
   return out;
 }
 
 TEST(ConnectTokenTest, MatchesTheDocumentedLayout) {
   const Bytes bytes = hand_made_token(fixed_key(1), 3, 0);
-  EXPECT_EQ(bytes.size(), 337U);
+  EXPECT_EQ(bytes.size(), 369U);
   const TokenCheck check = check_connect_token(bytes, fixed_key(1), kNow, kServer);
   ASSERT_EQ(check.status, TokenStatus::kOk);
   EXPECT_EQ(check.token.created_unix_seconds, kNow - 1);
   EXPECT_EQ(check.token.expires_unix_seconds, kNow + 60);
   EXPECT_EQ(check.token.servers, std::vector<Address>{kServer});
   EXPECT_EQ(check.token.client_id, 99U);
+  EXPECT_EQ(check.token.session_key.bytes, fixed_key(90).bytes);
   EXPECT_EQ(check.token.user_data, (Bytes{0x11, 0x11, 0x11}));
   Bytes digest(16);
   crypto_generichash(digest.data(), digest.size(), bytes.data(), bytes.size(), nullptr, 0);
@@ -101,13 +108,14 @@ TEST(ConnectTokenTest, MatchesTheDocumentedLayout) {
 }
 
 TEST(ConnectTokenTest, AuthenticButMalformedPrivatePart) {
-  // A user data length over 256, and non-zero padding: both open under the
-  // key, and both are refused.
+  // A user data length over 256, non-zero padding and an all-zero session
+  // key: all open under the key, and all are refused.
   for (const Bytes& bytes : {hand_made_token(fixed_key(1), 257, 0), hand_made_token(fixed_key(1), 0xFFFF, 0),
-                             hand_made_token(fixed_key(1), 3, 1)}) {
+                             hand_made_token(fixed_key(1), 3, 1), hand_made_token(fixed_key(1), 3, 0, TokenKey{})}) {
     const TokenCheck check = check_connect_token(bytes, fixed_key(1), kNow, kServer);
     EXPECT_EQ(check.status, TokenStatus::kMalformed);
     EXPECT_EQ(check.token.client_id, 0U);
+    EXPECT_EQ(check.token.session_key.bytes, TokenKey{}.bytes);
     EXPECT_FALSE(open_connect_token(bytes, fixed_key(1)).ok());
     EXPECT_TRUE(read_token_public(bytes).ok());
   }
@@ -123,9 +131,10 @@ TEST(ConnectTokenTest, RoundTrip) {
   EXPECT_EQ(check.token.expires_unix_seconds, token.expires_unix_seconds);
   EXPECT_EQ(check.token.servers, token.servers);
   EXPECT_EQ(check.token.client_id, token.client_id);
+  EXPECT_EQ(check.token.session_key.bytes, token.session_key.bytes);
   EXPECT_EQ(check.token.user_data, token.user_data);
   EXPECT_EQ(check.fingerprint, connect_token_fingerprint(bytes));
-  EXPECT_EQ(std::string(bytes.begin(), bytes.begin() + 8), "TWTOKEN1");
+  EXPECT_EQ(std::string(bytes.begin(), bytes.begin() + 8), "TWTOKEN2");
 }
 
 TEST(ConnectTokenTest, PublicPartReadsWithoutKey) {
@@ -135,6 +144,7 @@ TEST(ConnectTokenTest, PublicPartReadsWithoutKey) {
   EXPECT_EQ(pub->servers, sample_token().servers);
   EXPECT_EQ(pub->expires_unix_seconds, kNow + 30);
   EXPECT_EQ(pub->client_id, 0U);
+  EXPECT_EQ(pub->session_key.bytes, TokenKey{}.bytes);
   EXPECT_TRUE(pub->user_data.empty());
 }
 
@@ -145,7 +155,7 @@ TEST(ConnectTokenTest, LengthDependsOnServerCountOnly) {
   const std::size_t one_server = mint_ok(token, fixed_key(1)).size();
   token.user_data.assign(kMaxTokenUserData, 0xAB);
   EXPECT_EQ(mint_ok(token, fixed_key(1)).size(), one_server);
-  EXPECT_EQ(one_server, 337U);
+  EXPECT_EQ(one_server, 369U);
 
   token.servers.assign(kMaxTokenServers, kServer);
   const Bytes largest = mint_ok(token, fixed_key(1));
@@ -174,6 +184,7 @@ TEST(ConnectTokenTest, WrongKeyIsInvalid) {
   const TokenCheck check = check_connect_token(bytes, fixed_key(2), kNow, kServer);
   EXPECT_EQ(check.status, TokenStatus::kInvalid);
   EXPECT_EQ(check.token.client_id, 0U);
+  EXPECT_EQ(check.token.session_key.bytes, TokenKey{}.bytes);
   EXPECT_FALSE(open_connect_token(bytes, fixed_key(2)).ok());
 }
 
@@ -242,7 +253,7 @@ TEST(ConnectTokenTest, EveryTruncationIsMalformed) {
 TEST(ConnectTokenTest, BadShapesAreMalformed) {
   const Bytes bytes = mint_ok(sample_token(), fixed_key(1));
   Bytes version = bytes;
-  version[7] = '2';
+  version[7] = '3';
   EXPECT_EQ(status_of(version), TokenStatus::kMalformed);
   EXPECT_FALSE(read_token_public(version).ok());
   for (const std::uint8_t count : {std::uint8_t{0}, std::uint8_t{9}, std::uint8_t{255}}) {
@@ -306,6 +317,29 @@ TEST(ConnectTokenTest, MintRejectsBadArguments) {
   t = sample_token();
   t.created_unix_seconds = -1;
   expect_invalid(t, "created before 1970");
+  t = sample_token();
+  t.session_key = TokenKey{};
+  expect_invalid(t, "no session key");
+  const auto unkeyed = mint_connect_token(t, fixed_key(1));
+  ASSERT_FALSE(unkeyed.ok());
+  EXPECT_NE(unkeyed.error().detail.find("TokenKey::generate()"), std::string::npos) << unkeyed.error().detail;
+}
+
+TEST(ConnectTokenTest, TheVersionBeforeSessionKeysIsRefusedByName) {
+  // A TWTOKEN1 token of one server, as the previous format laid it out
+  // (331 + 6 bytes): refused for its version before anything else is read.
+  Bytes old{'T', 'W', 'T', 'O', 'K', 'E', 'N', '1'};
+  old.resize(337, 0);
+  old[kCountOffset] = 1;
+  EXPECT_EQ(status_of(old), TokenStatus::kMalformed);
+  auto read = read_token_public(old);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().code, ErrorCode::kBadVersion);
+  EXPECT_NE(read.error().detail.find("TWTOKEN1"), std::string::npos) << read.error().detail;
+  EXPECT_NE(read.error().detail.find("session key"), std::string::npos) << read.error().detail;
+  auto opened = open_connect_token(old, fixed_key(1));
+  ASSERT_FALSE(opened.ok());
+  EXPECT_NE(opened.error().detail.find("TWTOKEN1"), std::string::npos) << opened.error().detail;
 }
 
 TEST(ConnectTokenTest, MintAcceptsTheLimits) {
@@ -313,12 +347,14 @@ TEST(ConnectTokenTest, MintAcceptsTheLimits) {
   t.servers = {Address{"0.0.0.0", 1}, Address{"255.255.255.255", 65535}};
   t.user_data.assign(kMaxTokenUserData, 0xFF);
   t.client_id = UINT64_MAX;
+  t.session_key.bytes.fill(0xFF);
   const Bytes bytes = mint_ok(t, fixed_key(3));
   const TokenCheck check = check_connect_token(bytes, fixed_key(3), kNow, Address{"255.255.255.255", 65535});
   ASSERT_EQ(check.status, TokenStatus::kOk);
   EXPECT_EQ(check.token.servers, t.servers);
   EXPECT_EQ(check.token.user_data, t.user_data);
   EXPECT_EQ(check.token.client_id, UINT64_MAX);
+  EXPECT_EQ(check.token.session_key.bytes, t.session_key.bytes);
 }
 
 TEST(ConnectTokenTest, OpenShowsARejectedTokensContents) {
@@ -326,6 +362,7 @@ TEST(ConnectTokenTest, OpenShowsARejectedTokensContents) {
   auto opened = open_connect_token(bytes, fixed_key(1));
   ASSERT_TRUE(opened.ok());
   EXPECT_EQ(opened->client_id, sample_token().client_id);
+  EXPECT_EQ(opened->session_key.bytes, sample_token().session_key.bytes);
   EXPECT_EQ(status_of(bytes, fixed_key(1), kNow + 3600), TokenStatus::kExpired);
 }
 
@@ -353,6 +390,43 @@ TEST(TokenKeyTest, HexParsing) {
     EXPECT_EQ(result.error().code, ErrorCode::kInvalidArgument);
     EXPECT_NE(result.error().detail.find("64 hexadecimal digits"), std::string::npos) << result.error().detail;
   }
+}
+
+TEST(ClientTokenTest, TheTwoLinesMintWritesParse) {
+  const Bytes bytes = mint_ok(sample_token(), fixed_key(1));
+  const std::string text = to_hex(bytes) + "\n" + sample_token().session_key.to_hex() + "\n";
+  auto parsed = parse_client_token(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.error().detail;
+  EXPECT_EQ(parsed->token, bytes);
+  EXPECT_EQ(parsed->session_key.bytes, sample_token().session_key.bytes);
+  auto spaced = parse_client_token("  " + to_hex(bytes) + " \r\n\t" + sample_token().session_key.to_hex());
+  ASSERT_TRUE(spaced.ok()) << spaced.error().detail;
+  EXPECT_EQ(spaced->token, bytes);
+}
+
+TEST(ClientTokenTest, BadTextSaysWhichLineAndWhy) {
+  const std::string token = to_hex(mint_ok(sample_token(), fixed_key(1)));
+  const std::string key = fixed_key(9).to_hex();
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {token, "got one line"},
+      {"", "got one line"},
+      {token + "\n" + key + "\n" + key, "got more"},
+      {token + "0\n" + key, "odd number"},
+      {"zz" + token + "\n" + key, "character 1 is not a hexadecimal digit"},
+      {std::string(2 * (max_connect_token_size() + 1), 'a') + "\n" + key, "no token is over"},
+      {token + "\n" + key.substr(2), "64 hexadecimal digits"},
+      {token + "\n" + std::string(64, '0'), "all zeros"},
+  };
+  for (const auto& [text, why] : cases) {
+    auto parsed = parse_client_token(text);
+    ASSERT_FALSE(parsed.ok()) << why;
+    EXPECT_EQ(parsed.error().code, ErrorCode::kInvalidArgument) << why;
+    EXPECT_NE(parsed.error().detail.find(why), std::string::npos) << parsed.error().detail;
+  }
+  auto missing = load_client_token("/nonexistent/token.hex");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().detail.find("/nonexistent/token.hex: cannot be read"), std::string::npos)
+      << missing.error().detail;
 }
 
 TEST(TokenStatusTest, Names) {

@@ -177,6 +177,7 @@ struct TokenServer {
     t.expires_unix_seconds = now + expires_in;
     t.servers = {server.address()};
     t.client_id = client_id;
+    t.session_key = TokenKey::generate();
     t.user_data = {7, 7};
     t.session_key = TokenKey::generate();
     auto minted = mint_connect_token(t, key);

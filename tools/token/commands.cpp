@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "tickwire/transport/connect_token.h"
+#include "tickwire/transport/server_identity.h"
 #include "token_io.h"
 
 namespace tickwire::tools {
@@ -47,6 +48,7 @@ void print_public(std::ostream& out, const Bytes& bytes, const ConnectToken& tok
 
 void print_private(std::ostream& out, const ConnectToken& token) {
   out << "client id    " << token.client_id << "\n";
+  out << "session key  " << token.session_key.to_hex() << "\n";
   out << "user data    " << token.user_data.size() << " bytes";
   if (!token.user_data.empty()) out << ": " << to_hex(token.user_data);
   out << "\n";
@@ -91,17 +93,37 @@ int run_mint(const MintOptions& options, std::int64_t now_unix_seconds, std::ost
   token.client_id = *client_id;
   token.created_unix_seconds = now_unix_seconds;
   token.expires_unix_seconds = now_unix_seconds + options.expires_in_seconds;
+  token.session_key = transport::TokenKey::generate();
 
   auto minted = transport::mint_connect_token(token, *key);
   if (!minted) return bad_input(err, minted.error().detail);
-  const std::string line = to_hex(*minted) + "\n";
+  // The token, then the session key the client needs beside it.
+  const std::string lines = to_hex(*minted) + "\n" + token.session_key.to_hex() + "\n";
   if (options.out_file.empty()) {
-    out << line;
+    out << lines;
     return kExitOk;
   }
-  if (auto written = write_private_file(options.out_file, line); !written) {
+  if (auto written = write_private_file(options.out_file, lines); !written) {
     return bad_input(err, written.error().detail);
   }
+  return kExitOk;
+}
+
+int run_identity(const IdentityOptions& options, std::ostream& out, std::ostream& err) {
+  if (!options.public_file.empty()) {
+    auto identity = transport::ServerIdentity::load(options.public_file);
+    if (!identity) return bad_input(err, "--public " + identity.error().detail);
+    out << identity->public_key().to_hex() << "\n";
+    return kExitOk;
+  }
+  const transport::ServerIdentity identity = transport::ServerIdentity::generate();
+  if (auto written = write_new_private_file(options.out_file, identity.to_hex() + "\n"); !written) {
+    return bad_input(err, written.error().detail);
+  }
+  out << identity.public_key().to_hex() << "\n";
+  err << "tickwire-token: wrote a new server identity to " << options.out_file
+      << " (mode 0600; give it to the server with --server-identity); clients pin the public key above with "
+         "--server-key\n";
   return kExitOk;
 }
 

@@ -24,6 +24,11 @@ struct MintOptions {
   std::string out_file;  // empty: print to `out`
 };
 
+struct IdentityOptions {
+  std::string out_file;     // a new identity's seed goes here
+  std::string public_file;  // or: print the public key of this existing identity
+};
+
 struct InspectOptions {
   std::string token;     // hex, or @FILE
   std::string key_file;  // empty: the public part only
@@ -32,6 +37,9 @@ struct InspectOptions {
 
 int run_keygen(const std::string& out_file, std::ostream& out, std::ostream& err);
 int run_mint(const MintOptions& options, std::int64_t now_unix_seconds, std::ostream& out, std::ostream& err);
+// Writes a new server identity's seed to a new file (mode 0600) and prints
+// its public key; or prints the public key of an existing identity file.
+int run_identity(const IdentityOptions& options, std::ostream& out, std::ostream& err);
 int run_inspect(const InspectOptions& options, std::int64_t now_unix_seconds, std::ostream& out, std::ostream& err);
 
 }  // namespace tickwire::tools

@@ -104,6 +104,13 @@ Result<Bytes> load_token(const std::string& argument) {
   if (!text) return text.error();
   const std::string_view trimmed = trim(*text);
   if (!trimmed.empty() && all_hex(trimmed)) return from_hex(trimmed, path);
+  // What mint --out writes: the token's line, then the session key's.
+  const std::size_t newline = trimmed.find('\n');
+  if (newline != std::string_view::npos) {
+    const std::string_view first = trim(trimmed.substr(0, newline));
+    const std::string_view second = trim(trimmed.substr(newline + 1));
+    if (!first.empty() && all_hex(first) && !second.empty() && all_hex(second)) return from_hex(first, path);
+  }
   return Bytes(text->begin(), text->end());
 }
 

@@ -32,8 +32,10 @@ Result<void> write_private_file(const std::string& path, std::string_view text);
 Result<transport::TokenKey> load_key(const std::string& path);
 
 // A token given on the command line: hex digits, or @FILE holding either
-// hex digits or the raw bytes. Raw tokens start with "TWTOKEN1", whose
-// letters are not all hex digits, so the two cannot be confused.
+// hex digits or the raw bytes. A hex file may hold a second line, the
+// session key `mint` writes beside the token, which is skipped here. Raw
+// tokens start with "TWTOKEN2", whose letters are not all hex digits, so
+// the two cannot be confused.
 Result<Bytes> load_token(const std::string& argument);
 
 // "2024-05-01T12:00:00Z" for a unix time.

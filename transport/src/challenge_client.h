@@ -28,7 +28,9 @@ class ChallengeClient {
     Endpoint to;
     std::vector<std::uint8_t> bytes;
   };
-  // What the client brings to an exchange.
+  // What the client brings to an exchange. With a token, the session's keys
+  // are mixed with its session key, so a server that does not check tokens
+  // cannot derive them either (kServerKeyMismatch).
   struct Credentials {
     std::vector<std::uint8_t> token;            // from the game's backend; empty for none
     std::optional<TokenKey> token_session_key;  // handed out with the token; required with one

@@ -16,7 +16,7 @@ namespace {
 // Byte layout (docs/connect-tokens.md), little-endian integers:
 //
 //   public, authenticated as associated data
-//     0   version     "TWTOKEN1"
+//     0   version     "TWTOKEN2"
 //     8   created     u64 unix seconds
 //     16  expires     u64 unix seconds
 //     24  nonce       24 random bytes
@@ -24,13 +24,17 @@ namespace {
 //     49  servers     count x (IPv4 a.b.c.d as 4 bytes, port u16)
 //   private, XChaCha20-Poly1305 ciphertext
 //     +0  client id   u64
-//     +8  length      u16, 0..256
-//     +10 user data   256 bytes: `length` bytes, then zeros
-//     +266 tag        16 bytes
+//     +8  session key 32 bytes, not all zeros
+//     +40 length      u16, 0..256
+//     +42 user data   256 bytes: `length` bytes, then zeros
+//     +298 tag        16 bytes
 //
 // The private part is always the same size, so a token's length depends on
 // its server count only and says nothing about the user data.
-constexpr std::array<std::uint8_t, 8> kVersionTag{'T', 'W', 'T', 'O', 'K', 'E', 'N', '1'};
+constexpr std::array<std::uint8_t, 8> kVersionTag{'T', 'W', 'T', 'O', 'K', 'E', 'N', '2'};
+// The version before tokens carried a session key: named in the error, so
+// that an old minter is recognised as one.
+constexpr std::array<std::uint8_t, 8> kOldVersionTag{'T', 'W', 'T', 'O', 'K', 'E', 'N', '1'};
 constexpr std::size_t kCreatedOffset = kVersionTag.size();
 constexpr std::size_t kExpiresOffset = kCreatedOffset + 8;
 constexpr std::size_t kNonceOffset = kExpiresOffset + 8;
@@ -38,7 +42,9 @@ constexpr std::size_t kNonceSize = crypto_aead_xchacha20poly1305_ietf_NPUBBYTES;
 constexpr std::size_t kCountOffset = kNonceOffset + kNonceSize;
 constexpr std::size_t kServersOffset = kCountOffset + 1;
 constexpr std::size_t kServerSize = 4 + 2;
-constexpr std::size_t kUserDataOffset = 8 + 2;
+constexpr std::size_t kSessionKeyOffset = 8;
+constexpr std::size_t kLengthOffset = kSessionKeyOffset + kTokenKeySize;
+constexpr std::size_t kUserDataOffset = kLengthOffset + 2;
 constexpr std::size_t kPrivateSize = kUserDataOffset + kMaxTokenUserData;
 constexpr std::size_t kTagSize = crypto_aead_xchacha20poly1305_ietf_ABYTES;
 
@@ -112,8 +118,12 @@ Result<ConnectToken> parse_public(std::span<const std::uint8_t> bytes) {
   if (bytes.size() < kServersOffset) {
     return malformed(ErrorCode::kTruncated, std::to_string(bytes.size()) + " bytes is shorter than the header");
   }
+  if (std::equal(kOldVersionTag.begin(), kOldVersionTag.end(), bytes.begin())) {
+    return malformed(ErrorCode::kBadVersion,
+                     "a TWTOKEN1 token, a version without a session key that is no longer accepted; mint a new one");
+  }
   if (!std::equal(kVersionTag.begin(), kVersionTag.end(), bytes.begin())) {
-    return malformed(ErrorCode::kBadVersion, "not a TWTOKEN1 token");
+    return malformed(ErrorCode::kBadVersion, "not a TWTOKEN2 token");
   }
   constexpr auto kMaxTime = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
   const std::uint64_t created = read_le(bytes, kCreatedOffset, 8);
@@ -168,8 +178,13 @@ TokenStatus open_private(std::span<const std::uint8_t> bytes, const TokenKey& ke
   // canonical encoding means one token has one byte string.
   TokenStatus status = TokenStatus::kOk;
   const std::span<const std::uint8_t> p(plain);
-  const auto length = static_cast<std::size_t>(read_le(p, 8, 2));
-  if (length > kMaxTokenUserData) {
+  const auto length = static_cast<std::size_t>(read_le(p, kLengthOffset, 2));
+  const auto key_first = p.begin() + static_cast<std::ptrdiff_t>(kSessionKeyOffset);
+  const auto key_last = key_first + static_cast<std::ptrdiff_t>(kTokenKeySize);
+  if (std::all_of(key_first, key_last, [](std::uint8_t b) { return b == 0; })) {
+    why = "connect token: all-zero session key";
+    status = TokenStatus::kMalformed;
+  } else if (length > kMaxTokenUserData) {
     why = "connect token: user data length " + std::to_string(length) + " over " + std::to_string(kMaxTokenUserData);
     status = TokenStatus::kMalformed;
   } else if (!std::all_of(p.begin() + static_cast<std::ptrdiff_t>(kUserDataOffset + length), p.end(),
@@ -178,6 +193,7 @@ TokenStatus open_private(std::span<const std::uint8_t> bytes, const TokenKey& ke
     status = TokenStatus::kMalformed;
   } else {
     token.client_id = read_le(p, 0, 8);
+    std::copy(key_first, key_last, token.session_key.bytes.begin());
     const auto first = p.begin() + static_cast<std::ptrdiff_t>(kUserDataOffset);
     token.user_data.assign(first, first + static_cast<std::ptrdiff_t>(length));
   }
@@ -195,13 +211,16 @@ TokenStatus open_token(std::span<const std::uint8_t> bytes, const TokenKey& key,
   return open_private(bytes, key, out, why);
 }
 
+bool is_all_zero(const TokenKey& key) {
+  return std::all_of(key.bytes.begin(), key.bytes.end(), [](std::uint8_t b) { return b == 0; });
+}
+
 bool names_server(const ConnectToken& token, const Address& server) {
   const auto wanted = parse_ipv4(server.host);
   if (!wanted) return false;
   return std::any_of(token.servers.begin(), token.servers.end(),
                      [&](const Address& a) { return a.port == server.port && parse_ipv4(a.host) == wanted; });
 }
-
 
 }  // namespace
 
@@ -252,6 +271,9 @@ Result<std::vector<std::uint8_t>> mint_connect_token(const ConnectToken& token, 
   if (token.created_unix_seconds < 0 || token.expires_unix_seconds <= token.created_unix_seconds) {
     return invalid("the expiry must come after the creation time, and neither before 1970");
   }
+  if (is_all_zero(token.session_key)) {
+    return invalid("the session key is all zeros (unset); give every token a fresh one from TokenKey::generate()");
+  }
   if (!sodium_ready()) return make_error(ErrorCode::kIo, "connect token: libsodium failed to initialise");
 
   const std::size_t count = token.servers.size();
@@ -275,7 +297,8 @@ Result<std::vector<std::uint8_t>> mint_connect_token(const ConnectToken& token, 
 
   std::array<std::uint8_t, kPrivateSize> plain{};
   write_le(plain.data(), token.client_id, 8);
-  write_le(plain.data() + 8, token.user_data.size(), 2);
+  std::copy(token.session_key.bytes.begin(), token.session_key.bytes.end(), plain.begin() + kSessionKeyOffset);
+  write_le(plain.data() + kLengthOffset, token.user_data.size(), 2);
   std::copy(token.user_data.begin(), token.user_data.end(), plain.begin() + kUserDataOffset);
 
   const std::size_t ad_size = public_size(count);

@@ -2,6 +2,8 @@
 
 #include <sodium.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 #include <utility>
@@ -70,6 +72,12 @@ void wipe(SessionKeys& keys) {
 // ---- KxKeyPair ----
 
 KxKeyPair KxKeyPair::generate() {
+  // Cheap once libsodium is up; without a random source there is no safe
+  // key to return.
+  if (sodium_init() < 0) {
+    static_cast<void>(std::fputs("tickwire: libsodium failed to initialise; cannot make a key exchange key\n", stderr));
+    std::abort();
+  }
   KxKeyPair pair;
   crypto_kx_keypair(pair.public_.data(), pair.secret_.data());
   return pair;

@@ -43,7 +43,7 @@ class SecretSession {
 // is dropped (a moved-from pair is wiped at once).
 class KxKeyPair {
  public:
-  // A fresh random pair. libsodium must be initialised.
+  // A fresh random pair. Stops the process if libsodium cannot start.
   static KxKeyPair generate();
   KxKeyPair(const KxKeyPair&) = delete;
   KxKeyPair& operator=(const KxKeyPair&) = delete;

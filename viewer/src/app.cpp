@@ -64,7 +64,7 @@ Time App::now() const {
 }
 
 bool App::start() {
-  auto enet = transport::EnetTransport::create(transport::EnetConfig{});
+  auto enet = transport::EnetTransport::create(enet_config(options_));
   if (!enet) {
     std::cerr << program_ << ": " << enet.error().detail << "\n";
     return false;

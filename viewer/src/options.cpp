@@ -64,6 +64,18 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv, cons
   app.add_flag("--adaptive-models", o.adaptive_models,
                "Expect snapshots coded with adaptive models (a server run with --adaptive-models)")
       ->excludes(codebook);
+  std::string server_key_hex;
+  auto* server_key = app.add_option("--server-key", server_key_hex,
+                                    "The server's public key (64 hex digits, from tickwire-token identity): refuse "
+                                    "a server that cannot prove it holds the matching identity")
+                         ->type_name("HEX");
+  app.add_flag("--plaintext", o.plaintext,
+               "Debugging only: ask for an unencrypted session (the server must run with --plaintext)");
+  std::string token_file;
+  auto* token = app.add_option("--token-file", token_file,
+                               "A connect token and its session key, two lines of hex as tickwire-token mint "
+                               "writes them, for a server that requires tokens")
+                    ->type_name("FILE");
   app.add_option("--log-level", o.log_level, "Log level of the client runtime (to stderr)")
       ->capture_default_str()
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
@@ -78,7 +90,34 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv, cons
     return kExitBadFlags;
   }
   o.server = *server;
+  if (server_key->count() > 0) {
+    auto key = transport::ServerPublicKey::from_hex(server_key_hex);
+    if (!key) {
+      std::cerr << program << ": --server-key: " << key.error().detail << "\n";
+      return kExitBadFlags;
+    }
+    o.server_key = key.value();
+  }
+  if (token->count() > 0) {
+    auto loaded = transport::load_client_token(token_file);
+    if (!loaded) {
+      std::cerr << program << ": --token-file " << loaded.error().detail << "\n";
+      return kExitBadFlags;
+    }
+    o.token = std::move(loaded).value();
+  }
   return o;
+}
+
+transport::EnetConfig enet_config(const Options& options) {
+  transport::EnetConfig net;
+  net.plaintext = options.plaintext;
+  net.validation.server_key = options.server_key;
+  if (options.token) {
+    net.validation.connect_token = options.token->token;
+    net.validation.token_session_key = options.token->session_key;
+  }
+  return net;
 }
 
 }  // namespace tickwire::viewer

@@ -8,6 +8,9 @@
 #include <variant>
 
 #include "tickwire/snapshot/body_models.h"
+#include "tickwire/transport/connect_token.h"
+#include "tickwire/transport/enet_transport.h"
+#include "tickwire/transport/server_identity.h"
 #include "tickwire/transport/transport.h"
 #include "tickwire/viewer/viewer.h"
 
@@ -40,7 +43,15 @@ struct Options {
   bool smoothing = true;
   std::string link_preset = "off";  // the link conditioner's preset at start
   std::string log_level = "warn";
+  // Session security: --server-key (pinned), --plaintext (debugging), and
+  // --token-file, the token and its session key from the game's backend.
+  std::optional<transport::ServerPublicKey> server_key;
+  bool plaintext = false;
+  std::optional<transport::ClientToken> token;
 };
+
+// The viewer's socket settings: the options' session security applied.
+transport::EnetConfig enet_config(const Options& options);
 
 // Options, or the exit code when the program should stop (0 after --help,
 // 2 for bad flags, with the message printed). --codebook is only named

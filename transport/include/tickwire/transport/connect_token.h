@@ -8,8 +8,14 @@
 // tokens admits only a client whose token opens under its key, has not
 // expired and names the server's own address. The public part (version,
 // times, server addresses) is readable by anyone and authenticated; the
-// private part (client id, user data) is encrypted with
+// private part (client id, session key, user data) is encrypted with
 // XChaCha20-Poly1305. Byte layout: docs/connect-tokens.md.
+//
+// The backend hands the client the session key beside the token, over the
+// same secure channel. The session's encryption keys are derived from it,
+// so a stolen token is useless without its key, and nobody in the middle
+// can pose as the server (only the backend, the client and a server
+// holding the token key know it).
 
 #include <array>
 #include <cstddef>
@@ -51,17 +57,20 @@ struct ConnectToken {
   std::int64_t expires_unix_seconds = 0;
   std::vector<Address> servers;  // IPv4 literals with ports, 1..kMaxTokenServers
   std::uint64_t client_id = 0;
-  std::vector<std::uint8_t> user_data;  // at most kMaxTokenUserData bytes
-  // The key the session's keys are mixed with (docs/security.md), known
-  // only to the backend, the client it handed the token to and the servers.
-  // Carried in the private part.
+  // Random for every token (TokenKey::generate()), never all zeros; the
+  // client gets a copy beside the token (AddressValidationConfig::
+  // token_session_key). The session's keys are mixed with it
+  // (docs/security.md), so only the backend, that client and the servers
+  // know them. Carried in the private part.
   TokenKey session_key;
+  std::vector<std::uint8_t> user_data;  // at most kMaxTokenUserData bytes
 };
 
 enum class TokenStatus : std::uint8_t {
   kOk,
   kMalformed,    // not a token of this version, a bad length or field, or (once
-                 // opened) a user data length over the limit or non-zero padding
+                 // opened) a user data length over the limit, non-zero padding
+                 // or an all-zero session key
   kInvalid,      // does not open under the key (forged, altered or another key)
   kExpired,      // expires_unix_seconds <= now
   kWrongServer,  // opens, but does not name the checking server
@@ -79,7 +88,8 @@ struct TokenCheck {
 
 // Fails with kInvalidArgument for an empty or too long server list, a
 // server that is not an IPv4 literal with a port, user data over the
-// limit, or an expiry not after creation (or a creation time before 1970).
+// limit, an expiry not after creation (or a creation time before 1970), or
+// an all-zero session key (one left unset).
 // The token's length depends on its server count only
 // (max_connect_token_size() for kMaxTokenServers): the user data is padded.
 Result<std::vector<std::uint8_t>> mint_connect_token(const ConnectToken& token, const TokenKey& key);
@@ -108,5 +118,21 @@ std::array<std::uint8_t, 16> connect_token_fingerprint(std::span<const std::uint
 
 // The largest token mint_connect_token makes; it fits in one RESPONSE.
 std::size_t max_connect_token_size();
+
+// What a client holds once the backend has answered: the token and its
+// session key, for AddressValidationConfig::connect_token and
+// token_session_key.
+struct ClientToken {
+  std::vector<std::uint8_t> token;
+  TokenKey session_key;
+};
+
+// Two lines of hexadecimal digits: the token, then its session key (what
+// `tickwire-token mint` prints and writes). Whitespace around each line is
+// ignored. Fails with kInvalidArgument naming the line and what is wrong;
+// the token's bytes are not checked here (a client cannot open it).
+Result<ClientToken> parse_client_token(std::string_view text);
+// The same, from a file; errors start with the file's name.
+Result<ClientToken> load_client_token(const std::string& path);
 
 }  // namespace tickwire::transport
