@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 targets=(packet_header handshake snapshot_timing input_packet snapshot_decode snapshot_codebook_decode server_receive
-  client_receive connect_token address_validation enet_receive schema_file agones_watch)
+  client_receive connect_token address_validation enet_receive schema_file agones_watch sealed_datagram)
 usage="usage: scripts/fuzz.sh TARGET|all|list SECONDS (targets: ${targets[*]})"
 
 target=${1:?$usage}
