@@ -3,6 +3,7 @@
 // bad value exits with status 2 and a one-line message.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -32,6 +33,8 @@ inline constexpr bool is_loopback(std::uint32_t address) { return (address & kLo
 inline constexpr std::uint32_t kFirstSource = 0x7F420001;
 inline constexpr int kMaxSources = 65535;
 
+enum class SessionAttack : std::uint8_t;
+
 struct Options {
   Ipv4Endpoint target;
   double rate = 10000.0;  // attempts per second, all sources together
@@ -41,6 +44,13 @@ struct Options {
   std::uint64_t seed = 0;
   std::string json_path;
   bool quiet = false;
+  // --attack: an attack on one connected session (session_attack.h) instead
+  // of the connect flood; --target is then the victim's server.
+  std::optional<SessionAttack> attack;
+  Ipv4Endpoint victim;
+  bool toward_client = false;
+  std::uint64_t budget = 65536;
+  double watch_s = 1.0;
 };
 
 // HOST:PORT where HOST is a dotted IPv4 address in 127.0.0.0/8 or
