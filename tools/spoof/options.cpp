@@ -21,13 +21,6 @@ int refuse(const std::string& message) {
 
 }  // namespace
 
-std::string Ipv4Endpoint::host() const {
-  return std::to_string(address >> 24) + "." + std::to_string((address >> 16) & 0xFF) + "." +
-         std::to_string((address >> 8) & 0xFF) + "." + std::to_string(address & 0xFF);
-}
-
-std::string Ipv4Endpoint::to_string() const { return host() + ":" + std::to_string(port); }
-
 Result<Ipv4Endpoint> parse_loopback_target(std::string_view text) {
   auto parsed = transport::Address::parse(text);
   if (!parsed) return invalid("--target: " + parsed.error().detail);

@@ -10,23 +10,10 @@
 #include <vector>
 
 #include "datagrams.h"
+#include "raw_ip.h"
 #include "tickwire/core/result.h"
 
 namespace tickwire::spoof {
-
-// An IPv4 endpoint with the address in host byte order.
-struct Ipv4Endpoint {
-  std::uint32_t address = 0;
-  std::uint16_t port = 0;
-  std::string to_string() const;  // A.B.C.D:PORT
-  std::string host() const;       // A.B.C.D
-  auto operator<=>(const Ipv4Endpoint&) const = default;
-};
-
-// 127.0.0.0/8: the only network the tool will send to.
-inline constexpr std::uint32_t kLoopbackNet = 0x7F000000;
-inline constexpr std::uint32_t kLoopbackMask = 0xFF000000;
-inline constexpr bool is_loopback(std::uint32_t address) { return (address & kLoopbackMask) == kLoopbackNet; }
 
 // The forged sources are 127.66.0.1, 127.66.0.2, ...: 65535 of them stay
 // inside 127.66.0.0/16.

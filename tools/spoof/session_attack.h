@@ -24,24 +24,10 @@
 
 #include "attack.h"
 #include "options.h"
+#include "session_forgery.h"
 #include "tickwire/core/result.h"
 
 namespace tickwire::spoof {
-
-enum class SessionAttack : std::uint8_t {
-  kSpoofDisconnect,  // ENet DISCONNECTs
-  kSpoofKeepAlive,   // short session payloads (a keep-alive numbered far ahead)
-  kForgeInput,       // input-sized session payloads and ENet unsequenced packets
-  kSpoofPing,        // ENet PINGs, which a server once acknowledged to the victim
-  kJunk,             // random bytes, oversize ones among them
-  kReplay,           // a captured datagram, replayed and rewritten
-};
-
-inline constexpr std::size_t kSessionAttackCount = 6;
-const char* to_string(SessionAttack attack);
-std::optional<SessionAttack> session_attack_from_string(std::string_view name);
-// "spoof-disconnect, spoof-keepalive, ...", for help and errors.
-std::string session_attack_names();
 
 struct SessionAttackConfig {
   SessionAttack attack = SessionAttack::kSpoofDisconnect;
@@ -54,15 +40,6 @@ struct SessionAttackConfig {
   std::uint64_t seed = 1;
   const std::atomic<int>* stop = nullptr;
 };
-
-// The n-th datagram of an attack (n from 0): the old framing's slots and
-// sessions first, then sealed guesses. Not for kReplay, which needs a capture.
-std::vector<std::uint8_t> forged_session_datagram(SessionAttack attack, std::uint64_t n, std::mt19937_64& rng);
-
-// A captured datagram as an attacker on the path rewrites it: on a sealed
-// datagram the packet number advanced by `step`, and in any datagram the
-// last payload bytes before the tag flipped.
-std::vector<std::uint8_t> rewritten(std::vector<std::uint8_t> captured, std::uint64_t step);
 
 struct SessionAttackResult {
   std::uint64_t sent = 0;

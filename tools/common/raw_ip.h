@@ -8,10 +8,23 @@
 #include <string>
 #include <vector>
 
-#include "options.h"
 #include "tickwire/core/result.h"
 
 namespace tickwire::spoof {
+
+// An IPv4 endpoint with the address in host byte order.
+struct Ipv4Endpoint {
+  std::uint32_t address = 0;
+  std::uint16_t port = 0;
+  std::string to_string() const;  // A.B.C.D:PORT
+  std::string host() const;       // A.B.C.D
+  auto operator<=>(const Ipv4Endpoint&) const = default;
+};
+
+// 127.0.0.0/8: the only network the tool will send to.
+inline constexpr std::uint32_t kLoopbackNet = 0x7F000000;
+inline constexpr std::uint32_t kLoopbackMask = 0xFF000000;
+inline constexpr bool is_loopback(std::uint32_t address) { return (address & kLoopbackMask) == kLoopbackNet; }
 
 class RawSender {
  public:
@@ -22,7 +35,8 @@ class RawSender {
   RawSender& operator=(const RawSender&) = delete;
   ~RawSender();
 
-  // False when the kernel refused the datagram (a full buffer).
+  // False when the kernel refused the datagram (a full buffer), and for a
+  // destination outside loopback: the tool must never flood someone else.
   bool send(const Ipv4Endpoint& from, const Ipv4Endpoint& to, std::span<const std::uint8_t> payload);
 
  private:

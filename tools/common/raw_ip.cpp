@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <string>
 #include <utility>
 
 namespace tickwire::spoof {
@@ -39,6 +40,13 @@ Error io_error(const char* what) {
 
 }  // namespace
 
+std::string Ipv4Endpoint::host() const {
+  return std::to_string(address >> 24) + "." + std::to_string((address >> 16) & 0xFF) + "." +
+         std::to_string((address >> 8) & 0xFF) + "." + std::to_string(address & 0xFF);
+}
+
+std::string Ipv4Endpoint::to_string() const { return host() + ":" + std::to_string(port); }
+
 Result<RawSender> RawSender::open() {
   // IPPROTO_RAW implies IP_HDRINCL: the IPv4 header, source included, is ours.
   const int fd = ::socket(AF_INET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_RAW);
@@ -56,6 +64,7 @@ RawSender::~RawSender() {
 }
 
 bool RawSender::send(const Ipv4Endpoint& from, const Ipv4Endpoint& to, std::span<const std::uint8_t> payload) {
+  if (!is_loopback(to.address)) return false;
   const std::size_t total = kIpHeader + kUdpHeader + payload.size();
   packet_.assign(total, 0);
   std::uint8_t* ip = packet_.data();
