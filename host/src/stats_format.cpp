@@ -32,7 +32,9 @@ std::string format_json_line(const IntervalStats& s) {
       "\"unvalidated_bytes_out\":{},\"challenges_sent\":{},\"challenges_over_budget\":{},\"bad_cookies\":{},"
       "\"connects_dropped\":{},\"pending_connects\":{},\"receive_us\":{},\"simulate_us\":{},\"relevancy_us\":{},"
       "\"encode_us\":{},\"send_us\":{},\"view_replaced\":{},\"view_clamped\":{},\"shared_bits_hits\":{},"
-      "\"shared_bits_misses\":{},\"views_held\":{},\"longest_reference_span\":{},\"game\":\"{}\",\"game_version\":\"{}"
+      "\"shared_bits_misses\":{},\"views_held\":{},\"longest_reference_span\":{},\"dropped_unsealed\":{},"
+      "\"dropped_unknown_connection\":{},\"dropped_wrong_source\":{},\"dropped_failed_to_verify\":{},"
+      "\"dropped_replayed\":{},\"dropped_foreign_slot\":{},\"game\":\"{}\",\"game_version\":\"{}"
       "\"}}\n",
       s.t, s.tick, s.clients, s.tick_us_p50, s.tick_us_p99, s.tick_us_max, s.late_start_us_p99, s.late_start_us_max,
       s.ticks_overrun.total, s.ticks_skipped.total, s.bytes_in.total, s.bytes_out.total, s.packets_in.total,
@@ -41,8 +43,9 @@ std::string format_json_line(const IntervalStats& s) {
       s.denials.total, s.disconnects.total, s.rss_kb, s.heap_kb, s.unvalidated_bytes_in, s.unvalidated_bytes_out,
       s.challenges_sent, s.challenges_over_budget, s.bad_cookies, s.connects_dropped, s.pending_connects, s.receive_us,
       s.simulate_us, s.relevancy_us, s.encode_us, s.send_us, s.view_replaced.total, s.view_clamped.total,
-      s.shared_bits_hits, s.shared_bits_misses, s.views_held, s.longest_reference_span, json_escape(s.game),
-      json_escape(s.game_version));
+      s.shared_bits_hits, s.shared_bits_misses, s.views_held, s.longest_reference_span, s.dropped_unsealed,
+      s.dropped_unknown_connection, s.dropped_wrong_source, s.dropped_failed_to_verify, s.dropped_replayed,
+      s.dropped_foreign_slot, json_escape(s.game), json_escape(s.game_version));
 }
 
 std::string format_text_line(const IntervalStats& s) {
@@ -51,12 +54,14 @@ std::string format_text_line(const IntervalStats& s) {
       "stats: tick={} clients={} tick_us p50={} p99={} max={} late_start_us p99={} max={} overrun={} skipped={} "
       "in={:.1f}kbps/{:.0f}pps out={:.1f}kbps/{:.0f}pps snapshots={} inputs late={} missing={} rejected={} "
       "bad_packets={} rss={}KiB heap={}KiB unvalidated in={}B out={}B connects_dropped={} bad_cookies={} "
-      "view_times replaced={} clamped={}",
+      "unopened={} view_times replaced={} clamped={}",
       s.tick, s.clients, s.tick_us_p50, s.tick_us_p99, s.tick_us_max, s.late_start_us_p99, s.late_start_us_max,
       c(s.ticks_overrun), c(s.ticks_skipped), s.kbps_in, s.pps_in, s.kbps_out, s.pps_out, c(s.snapshots),
       c(s.late_inputs), c(s.missing_inputs), c(s.rejected_inputs), c(s.bad_packets), s.rss_kb, s.heap_kb,
-      s.unvalidated_bytes_in, s.unvalidated_bytes_out, s.connects_dropped, s.bad_cookies, c(s.view_replaced),
-      c(s.view_clamped));
+      s.unvalidated_bytes_in, s.unvalidated_bytes_out, s.connects_dropped, s.bad_cookies,
+      s.dropped_unsealed + s.dropped_unknown_connection + s.dropped_wrong_source + s.dropped_failed_to_verify +
+          s.dropped_replayed + s.dropped_foreign_slot,
+      c(s.view_replaced), c(s.view_clamped));
 }
 
 std::optional<std::uint64_t> rss_kb_from_statm(std::string_view statm, std::uint64_t page_bytes) {

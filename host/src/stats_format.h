@@ -79,6 +79,14 @@ struct IntervalStats {
   std::uint64_t bad_cookies = 0;
   std::uint64_t connects_dropped = 0;
   std::uint64_t pending_connects = 0;
+  // Datagrams no session's keys opened, totals by reason (ValidationStats):
+  // forged or stray traffic, dropped before any player's state was touched.
+  std::uint64_t dropped_unsealed = 0;
+  std::uint64_t dropped_unknown_connection = 0;
+  std::uint64_t dropped_wrong_source = 0;
+  std::uint64_t dropped_failed_to_verify = 0;
+  std::uint64_t dropped_replayed = 0;
+  std::uint64_t dropped_foreign_slot = 0;
   // Who is hosted (GameInfo), in the JSON line.
   std::string game;
   std::string game_version;

@@ -95,6 +95,12 @@ void StatsReporter::report(const server::ServerStats& s, const transport::Valida
   r.bad_cookies = validation.bad_cookies;
   r.connects_dropped = validation.connects_dropped;
   r.pending_connects = validation.pending;
+  r.dropped_unsealed = validation.unsealed_dropped;
+  r.dropped_unknown_connection = validation.unknown_connection;
+  r.dropped_wrong_source = validation.wrong_source;
+  r.dropped_failed_to_verify = validation.failed_to_verify;
+  r.dropped_replayed = validation.replayed;
+  r.dropped_foreign_slot = validation.foreign_slot;
   r.game = game_;
   r.game_version = game_version_;
 

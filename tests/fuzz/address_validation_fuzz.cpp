@@ -7,6 +7,10 @@
 //   header   1 byte   bit 0: the server requires connect tokens (key, clock
 //                     and address of connect_token_fixture.h); the client
 //                     then presents a token minted under that key
+//                     bit 1: the server allows plaintext sessions
+//                     bit 2: the client asks for one
+//                     bits 3-4: the client pins the server's key: 1 the
+//                     right one, 2 another one, 0 or 3 none
 //   control  1 byte   bits 0-1: what happens
 //                       0 a datagram reaches the server from kSources[sel]
 //                       1 a datagram reaches the client from kPeers[sel]
@@ -28,7 +32,8 @@
 //   length   2 bytes  little endian, actions 0 and 1; clamped to what is left
 //   bytes    length bytes
 // With the flag, a datagram for action 0 gets the nonce and cookie of the
-// last CHALLENGE its source was sent written over bytes 5..28, and one for
+// last CHALLENGE its source was sent, then the flags and client key of the
+// HELLO it answered, written over bytes 5..61 (a RESPONSE's), and one for
 // action 1 the nonce of the client's newest exchange over bytes 5..12 (when
 // long enough). Cookies hang on a secret and nonces on a random draw, so
 // this is how mutated RESPONSEs get past the cookie check and mutated
@@ -37,14 +42,20 @@
 // Invariants: every answer is strictly smaller than the datagram it
 // answers, decodes as a CHALLENGE (to a HELLO), ACCEPTED (to a RESPONSE)
 // or DENIED (to a RESPONSE or a HELLO of another version) and echoes its
-// nonce; unvalidated_bytes_out never exceeds unvalidated_bytes_in; pending
+// nonce; an ACCEPTED carries the connection id of the admission's session,
+// never 0, and is plaintext only when asked for and allowed, and
+// kPlaintextRefused answers only a plaintext request to a server without
+// it; unvalidated_bytes_out never exceeds unvalidated_bytes_in; pending
 // never exceeds max_pending; a source is admitted only while an ACCEPTED
 // sent to that exact endpoint, in answer to its RESPONSE, is younger than
 // admission_lifetime, and `admitted` counts only such answers. The client
 // sends only HELLOs and RESPONSEs of its own exchanges to its server, ends
 // an exchange once, from a message of its server with that exchange's
 // nonce or by timing out, and reports success only after a CHALLENGE and
-// then an ACCEPTED from its server for that exchange.
+// then an ACCEPTED from its server for that exchange. An encrypted or
+// pinned success holds the mirror of the session the server admitted for
+// that nonce (a plaintext session without a pin proves nothing, by design);
+// a wrongly pinned key never succeeds.
 
 #include <array>
 #include <cstddef>
@@ -57,10 +68,11 @@
 #include <variant>
 #include <vector>
 
+#include "address_validation_setup.h"
 #include "address_validator.h"
 #include "challenge_client.h"
-#include "connect_token_fixture.h"
 #include "fuzz_check.h"
+#include "handshake_crypto.h"
 #include "transport_records.h"
 
 namespace {
@@ -68,6 +80,7 @@ namespace {
 using namespace tickwire;
 using namespace tickwire::transport;
 using fuzz::ChallengeAction;
+using fuzz::Setup;
 using Bytes = std::vector<std::uint8_t>;
 
 // The client's own address first; two more ports on its host, so the
@@ -97,34 +110,21 @@ constexpr std::size_t kMaxOutbox = 16;
 constexpr std::size_t kMaxExchanges = 4;
 constexpr Time kStart = Time::from_micros(1'000'000'000'000);
 
-// Limits small enough for a short input to reach each of them.
-AddressValidationConfig config(bool tokens) {
-  AddressValidationConfig c;
-  c.max_pending = 3;
-  c.max_pending_per_host = 2;
-  c.admission_lifetime = Duration::seconds(5);
-  c.max_challenges_per_second = 4;
-  c.retry_interval = Duration::millis(250);
-  if (tokens) {
-    c.token_key = fuzz::token_fuzz_key();
-    c.token_address = fuzz::token_fuzz_server();
+ChallengeClient::Credentials credentials(const Setup& setup) {
+  ChallengeClient::Credentials c;
+  if (setup.tokens) {
+    c.token = fuzz::client_token();
+    c.token_session_key = fuzz::client_token_session_key();
   }
+  if (setup.pin == 1) c.server_key = fuzz::fuzz_identity(0x11).public_key();
+  if (setup.pin == 2) c.server_key = fuzz::fuzz_identity(0x22).public_key();
+  c.plaintext = setup.plaintext;
   return c;
 }
 
-// Valid for an hour of the stepped clock, so expiry is reachable too.
-const Bytes& client_token() {
-  static const Bytes token = [] {
-    ConnectToken t;
-    t.created_unix_seconds = fuzz::kTokenFuzzNow - 60;
-    t.expires_unix_seconds = fuzz::kTokenFuzzNow + 3600;
-    t.servers = {fuzz::token_fuzz_server()};
-    t.client_id = 7;
-    auto minted = mint_connect_token(t, fuzz::token_fuzz_key());
-    TICKWIRE_FUZZ_CHECK(minted.ok());
-    return minted.value();
-  }();
-  return token;
+bool mirrored(const SessionParams& client, const SessionParams& server) {
+  return client.connection_id == server.connection_id && client.plaintext == server.plaintext &&
+         client.keys.send == server.keys.receive && client.keys.receive == server.keys.send;
 }
 
 std::uint64_t nonce_of(const challenge::Message& m) {
@@ -143,10 +143,10 @@ void overwrite(Bytes& bytes, std::size_t at, std::span<const std::uint8_t> with)
 
 class Harness {
  public:
-  explicit Harness(bool tokens)
-      : tokens_(tokens),
-        config_(config(tokens)),
-        validator_(config_),
+  explicit Harness(const Setup& setup)
+      : setup_(setup),
+        config_(fuzz::validation_config(setup.tokens)),
+        validator_(config_, setup.allow_plaintext),
         client_(config_.retry_interval, kGiveUpAfter),
         next_expiry_(kStart + kExpiryInterval) {
     start_exchange();
@@ -194,11 +194,15 @@ class Harness {
 
  private:
   struct Exchange {
-    std::uint64_t nonce = 0;
+    std::uint64_t nonce = 0;  // of its current round
     Time started;
     bool challenged = false;
     bool accepted = false;  // an ACCEPTED after a CHALLENGE
   };
+  // The bytes of a RESPONSE that a CHALLENGE and its HELLO fix: nonce,
+  // cookie, flags and client key.
+  static constexpr std::size_t kSpliceSize =
+      challenge::kNonceSize + challenge::kCookieSize + 1 + challenge::kPublicKeySize;
 
   std::int64_t unix_now() const { return fuzz::kTokenFuzzNow + (now_ - kStart).micros() / 1'000'000; }
 
@@ -237,21 +241,40 @@ class Harness {
     }
     if (is<challenge::ChallengeMsg>(answer)) {
       TICKWIRE_FUZZ_CHECK(is<challenge::Hello>(request));
-      last_challenge_[from.key()].assign(reply.begin() + challenge::kPrefixSize, reply.end());
+      const auto& hello = std::get<challenge::Hello>(*request);
+      Bytes& splice = last_challenge_[from.key()];
+      splice.assign(reply.begin() + challenge::kPrefixSize,
+                    reply.begin() + challenge::kPrefixSize + challenge::kNonceSize + challenge::kCookieSize);
+      splice.push_back(hello.flags);
+      splice.insert(splice.end(), hello.client_key.begin(), hello.client_key.end());
+      TICKWIRE_FUZZ_CHECK(splice.size() == kSpliceSize);
     }
     if (is<challenge::Denied>(answer)) {
-      const bool version = std::get<challenge::Denied>(*answer).reason == DisconnectReason::kVersionMismatch;
+      const DisconnectReason reason = std::get<challenge::Denied>(*answer).reason;
+      const bool version = reason == DisconnectReason::kVersionMismatch;
       TICKWIRE_FUZZ_CHECK(version ? is<challenge::ForeignHello>(request) : is<challenge::Response>(request));
+      if (reason == DisconnectReason::kPlaintextRefused) {
+        TICKWIRE_FUZZ_CHECK(!setup_.allow_plaintext &&
+                            (std::get<challenge::Response>(*request).flags & challenge::kFlagPlaintext) != 0);
+      }
     }
-    if (is<challenge::Accepted>(answer)) {
-      TICKWIRE_FUZZ_CHECK(is<challenge::Response>(request));
-      TICKWIRE_FUZZ_CHECK(validator_.admitted(from, now_));
-      accepted_at_[from.key()] = now_;
-    }
+    if (is<challenge::Accepted>(answer)) check_accepted(std::get<challenge::Accepted>(*answer), *request, from);
     const std::uint64_t admitted_after = validator_.stats().admitted;
     TICKWIRE_FUZZ_CHECK(admitted_after == admitted_before ||
                         (admitted_after == admitted_before + 1 && is<challenge::Accepted>(answer)));
     return reply;
+  }
+
+  void check_accepted(const challenge::Accepted& accepted, const challenge::Message& request, Endpoint from) {
+    TICKWIRE_FUZZ_CHECK(std::holds_alternative<challenge::Response>(request));
+    TICKWIRE_FUZZ_CHECK(validator_.admitted(from, now_));
+    const SessionParams* session = validator_.session_of(from);
+    TICKWIRE_FUZZ_CHECK(session != nullptr && session->connection_id != 0);
+    TICKWIRE_FUZZ_CHECK(accepted.connection_id == session->connection_id);
+    TICKWIRE_FUZZ_CHECK(accepted.flags == std::get<challenge::Response>(request).flags);
+    TICKWIRE_FUZZ_CHECK(!session->plaintext || setup_.allow_plaintext);
+    accepted_at_[from.key()] = now_;
+    if (from == kClient) server_sessions_[accepted.nonce] = handshake::SecretSession(*session);
   }
 
   void check_server() {
@@ -271,11 +294,15 @@ class Harness {
   // ENet connected `from`: the transport hands over its admission.
   void connected(Endpoint from) {
     const bool was_admitted = validator_.admitted(from, now_);
-    const auto identity = validator_.take(from);
+    const bool had_session = validator_.session_of(from) != nullptr;
+    const auto admitted = validator_.take(from);
     accepted_at_.erase(from.key());
-    TICKWIRE_FUZZ_CHECK(!validator_.admitted(from, now_));
-    if (!tokens_) TICKWIRE_FUZZ_CHECK(!identity.has_value());
-    if (tokens_ && was_admitted) TICKWIRE_FUZZ_CHECK(identity.has_value());
+    TICKWIRE_FUZZ_CHECK(!validator_.admitted(from, now_) && validator_.session_of(from) == nullptr);
+    TICKWIRE_FUZZ_CHECK(admitted.has_value() == had_session);
+    if (!admitted) return;
+    TICKWIRE_FUZZ_CHECK(admitted->session.connection_id != 0);
+    if (!setup_.tokens) TICKWIRE_FUZZ_CHECK(!admitted->identity.has_value());
+    if (setup_.tokens && was_admitted) TICKWIRE_FUZZ_CHECK(admitted->identity.has_value());
   }
 
   void pump(Endpoint as) {
@@ -289,7 +316,7 @@ class Harness {
 
   void start_exchange() {
     const PeerId id(next_id_++);
-    client_.start(id, kServer, tokens_ ? client_token() : Bytes{}, now_, actions_);
+    client_.start(id, kServer, credentials(setup_), now_, actions_);
     // The HELLO just queued is how the exchange's nonce is known.
     TICKWIRE_FUZZ_CHECK(actions_.send.size() == 1 && actions_.done.empty());
     const auto hello = challenge::decode(actions_.send.front().bytes);
@@ -316,6 +343,13 @@ class Harness {
   // Checks what the client did, after a message `received` from `from` or,
   // without one, after start or tick.
   void take_actions(const std::optional<challenge::Message>& received, std::optional<Endpoint> from) {
+    for (auto& [id, x] : exchanges_) {
+      // A stale cookie starts a new round with a new nonce.
+      const auto nonce = client_.nonce(id);
+      if (!nonce || *nonce == x.nonce) continue;
+      if (newest_nonce_ == x.nonce) newest_nonce_ = *nonce;
+      x = Exchange{*nonce, x.started, false, false};
+    }
     for (auto& out : actions_.send) {
       TICKWIRE_FUZZ_CHECK(out.to == kServer);
       const auto m = challenge::decode(out.bytes);
@@ -333,12 +367,16 @@ class Harness {
       const Exchange& x = it->second;
       if (received) {
         TICKWIRE_FUZZ_CHECK(from == kServer && nonce_of(*received) == x.nonce);
-        TICKWIRE_FUZZ_CHECK(done.failure.has_value() == is<challenge::Denied>(received));
+        if (is<challenge::Denied>(received)) TICKWIRE_FUZZ_CHECK(done.failure.has_value());
+        if (is<challenge::Accepted>(received) && done.failure) {
+          TICKWIRE_FUZZ_CHECK(done.failure == DisconnectReason::kServerKeyMismatch ||
+                              done.failure == DisconnectReason::kProtocolError);
+        }
       } else {
         TICKWIRE_FUZZ_CHECK(done.failure == DisconnectReason::kConnectFailed);
         TICKWIRE_FUZZ_CHECK(now_ >= x.started + kGiveUpAfter);
       }
-      if (!done.failure) TICKWIRE_FUZZ_CHECK(x.challenged && x.accepted);
+      if (!done.failure) check_success(done, x);
       TICKWIRE_FUZZ_CHECK(!client_.pending(done.id));
       exchanges_.erase(it);
     }
@@ -346,7 +384,17 @@ class Harness {
     actions_.done.clear();
   }
 
-  bool tokens_;
+  void check_success(const ChallengeClient::Done& done, const Exchange& x) {
+    TICKWIRE_FUZZ_CHECK(x.challenged && x.accepted);
+    TICKWIRE_FUZZ_CHECK(setup_.pin != 2);
+    TICKWIRE_FUZZ_CHECK(done.session.connection_id != 0 && done.session.plaintext == setup_.plaintext);
+    if (!setup_.verified()) return;
+    const auto server = server_sessions_.find(x.nonce);
+    TICKWIRE_FUZZ_CHECK(server != server_sessions_.end());
+    TICKWIRE_FUZZ_CHECK(mirrored(done.session, server->second.params()));
+  }
+
+  Setup setup_;
   AddressValidationConfig config_;
   AddressValidator validator_;
   ChallengeClient client_;
@@ -360,6 +408,8 @@ class Harness {
   std::vector<Bytes> outbox_;                                // sent by the client, not yet delivered
   std::unordered_map<std::uint64_t, Bytes> last_challenge_;  // nonce and cookie, by Endpoint::key
   std::unordered_map<std::uint64_t, Time> accepted_at_;      // last ACCEPTED, by Endpoint::key
+  // The sessions of the ACCEPTEDs sent to the client's own address, by nonce.
+  std::unordered_map<std::uint64_t, handshake::SecretSession> server_sessions_;
 };
 
 }  // namespace
@@ -367,7 +417,7 @@ class Harness {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const std::span<const std::uint8_t> input(data, size);
-  Harness harness((input[0] & 1U) != 0);
+  Harness harness(Setup{input[0]});
   fuzz::ChallengeRecordReader reader(input.subspan(1));
   while (const auto record = reader.next()) harness.run(*record);
   return 0;

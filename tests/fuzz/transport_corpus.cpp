@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "address_validation_setup.h"
 #include "connect_token_fixture.h"
 #include "tickwire/transport/connect_challenge.h"
 #include "tickwire/transport/connect_token.h"
@@ -61,9 +62,24 @@ constexpr std::uint8_t kHostAtCapOfOne = 1U | (1U << 3);
 // Written over by the target with what the server or client really holds.
 constexpr std::uint64_t kSpliced = 0;
 
+// Header bits of the target (address_validation_setup.h).
+constexpr std::uint8_t kTokens = kHeaderTokens;
+constexpr std::uint8_t kAllowPlaintext = kHeaderAllowPlaintext;
+constexpr std::uint8_t kPlaintext = kHeaderPlaintext;
+constexpr std::uint8_t kPinRight = kHeaderPinRight;
+constexpr std::uint8_t kPinWrong = kHeaderPinWrong;
+
+// A client key exchange key for HELLOs of other sources: any 32 bytes but
+// the few of small order give the server a shared secret.
+challenge::PublicKey some_client_key(std::uint8_t salt) {
+  challenge::PublicKey key{};
+  for (std::size_t i = 0; i < key.size(); ++i) key[i] = static_cast<std::uint8_t>(7U * i + salt + 1U);
+  return key;
+}
+
 class Stream {
  public:
-  explicit Stream(bool tokens) { bytes_.push_back(tokens ? 1 : 0); }
+  explicit Stream(std::uint8_t header) { bytes_.push_back(header); }
 
   Stream& to_server(std::uint8_t source, const Bytes& d, bool splice = false, std::uint8_t step = kNoTime,
                     std::uint8_t load = kNoLoad) {
@@ -92,13 +108,13 @@ class Stream {
   }
   // HELLO, then a RESPONSE carrying the cookie it got.
   Stream& validate(std::uint8_t source, const Bytes& token = {}, std::uint8_t load = kNoLoad) {
-    to_server(source, challenge::encode(challenge::Hello{source + 100U}));
+    to_server(source, challenge::encode(challenge::Hello{source + 100U, 0, some_client_key(source)}));
     return to_server(source, response(token), true, kNoTime, load);
   }
   const Bytes& bytes() const { return bytes_; }
 
   static Bytes response(const Bytes& token = {}) {
-    return challenge::encode(challenge::Response{kSpliced, challenge::Cookie{}, token});
+    return challenge::encode(challenge::Response{kSpliced, challenge::Cookie{}, 0, {}, token});
   }
 
  private:
@@ -112,6 +128,8 @@ Bytes token(std::int64_t expires_in, std::uint64_t client_id) {
   t.servers = {token_fuzz_server()};
   t.client_id = client_id;
   t.user_data = {'f', 'z'};
+  t.session_key = token_fuzz_key();
+  t.session_key.bytes[1] ^= 0xFF;
   auto minted = transport::mint_connect_token(t, token_fuzz_key());
   return minted.ok() ? minted.value() : Bytes{};
 }
@@ -120,7 +138,9 @@ std::vector<Bytes> address_validation_seeds() {
   std::vector<Bytes> seeds;
   const auto add = [&](const Stream& s) { seeds.push_back(s.bytes()); };
   const Bytes accepted = challenge::encode(challenge::Accepted{kSpliced});
-  const Bytes challenged = challenge::encode(challenge::ChallengeMsg{kSpliced, challenge::Cookie{}});
+  const Bytes challenged = challenge::encode(challenge::ChallengeMsg{kSpliced, challenge::Cookie{}, {}});
+  const Bytes accepted_plaintext =
+      challenge::encode(challenge::Accepted{kSpliced, 5, challenge::kFlagPlaintext, {}, {}});
 
   // The whole exchange, without and with tokens, then ENet's connect.
   add(Stream(false).pump().pump().connected(0));
@@ -138,7 +158,7 @@ std::vector<Bytes> address_validation_seeds() {
   add(Stream(false).validate(1, {}, kNoFreeSlot).validate(2, {}, kHostAtCapOfOne).validate(3));
   // A cookie goes stale across two buckets.
   add(Stream(false)
-          .to_server(1, challenge::encode(challenge::Hello{5}))
+          .to_server(1, challenge::encode(challenge::Hello{5, 0, some_client_key(1)}))
           .to_server(1, Stream::response(), true, k8s)
           .to_server(1, Stream::response(), true, k8s));
   // The HELLO budget, a HELLO of another version and malformed ones.
@@ -146,7 +166,7 @@ std::vector<Bytes> address_validation_seeds() {
     Stream s(false);
     for (std::uint8_t i = 0; i < 6; ++i)
       s.to_server(static_cast<std::uint8_t>(i % 4), challenge::encode(challenge::Hello{i}));
-    s.to_server(1, challenge::encode(challenge::ForeignHello{9, 2}), false, k1s);
+    s.to_server(1, challenge::encode(challenge::ForeignHello{9, 1}), false, k1s);
     Bytes short_hello = challenge::encode(challenge::Hello{3});
     short_hello.resize(40);
     Bytes dirty_hello = challenge::encode(challenge::Hello{3});
@@ -180,6 +200,20 @@ std::vector<Bytes> address_validation_seeds() {
       0, challenge::encode(challenge::Denied{kSpliced, transport::DisconnectReason::kVersionMismatch})));
   add(Stream(false).start().tick(k5s).tick(k5s).start().pump().tick(k20s).pump());
   add(Stream(false).pump().tick(k8s).pump().pump());  // the cookie ages: a fresh HELLO
+  // Handshake v2: plaintext allowed and refused, pinned keys right and
+  // wrong, with and without tokens; a forged plaintext ACCEPTED.
+  add(Stream(kAllowPlaintext | kPlaintext).pump().pump().connected(0));
+  add(Stream(kPlaintext).pump().pump());
+  add(Stream(kAllowPlaintext).pump().pump().connected(0));
+  add(Stream(kPinRight).pump().pump().connected(0));
+  add(Stream(kPinWrong).pump().pump());
+  add(Stream(kTokens | kPinRight).pump().pump().pump(0, k250ms).connected(0));
+  add(Stream(kTokens | kAllowPlaintext | kPlaintext | kPinRight).pump().pump().connected(0));
+  add(Stream(kAllowPlaintext | kPlaintext).to_client(0, challenged).to_client(0, accepted_plaintext));
+  add(Stream(kPinRight).to_client(0, challenged).to_client(0, accepted_plaintext).to_client(0, accepted));
+  // A RESPONSE resent after its ACCEPTED, then a new round from the same
+  // address with a fresh cookie.
+  add(Stream(kPinRight).pump().tick(k250ms).pump().pump().tick(k8s).pump().pump());
   return seeds;
 }
 
@@ -325,13 +359,13 @@ std::vector<Bytes> enet_receive_seeds() {
   std::vector<Bytes> seeds;
   const auto add = [&](const EnetStream& s) { seeds.push_back(s.bytes()); };
   const Bytes hello = challenge::encode(challenge::Hello{42});
-  const Bytes response = challenge::encode(challenge::Response{42, challenge::Cookie{}, {1, 2, 3}});
+  const Bytes response = challenge::encode(challenge::Response{42, challenge::Cookie{}, 0, {}, {1, 2, 3}});
 
   // Address validation in front of ENet: answered, ignored, dropped.
   add(EnetStream()
           .guarded(hello)
           .guarded(response)
-          .guarded(challenge::encode(challenge::ForeignHello{7, 2}))
+          .guarded(challenge::encode(challenge::ForeignHello{7, 1}))
           .guarded(connect(1))
           .open(hello));
   // ENet's handshake with the open server, then data on both channels, a

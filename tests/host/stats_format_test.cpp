@@ -79,6 +79,12 @@ IntervalStats sample() {
   s.send_us = 55;
   s.views_held = 260;
   s.longest_reference_span = 3;
+  s.dropped_unsealed = 61;
+  s.dropped_unknown_connection = 62;
+  s.dropped_wrong_source = 63;
+  s.dropped_failed_to_verify = 64;
+  s.dropped_replayed = 65;
+  s.dropped_foreign_slot = 66;
   s.game = "my \"game\"";
   s.game_version = "1.0";
   return s;
@@ -125,6 +131,12 @@ TEST(JsonLine, HasEveryKeyWithTotalsOnOneLine) {
                          "\"send_us\":55",
                          "\"views_held\":260",
                          "\"longest_reference_span\":3",
+                         "\"dropped_unsealed\":61",
+                         "\"dropped_unknown_connection\":62",
+                         "\"dropped_wrong_source\":63",
+                         "\"dropped_failed_to_verify\":64",
+                         "\"dropped_replayed\":65",
+                         "\"dropped_foreign_slot\":66",
                          "\"game\":\"my \\\"game\\\"\"",
                          "\"game_version\":\"1.0\""}) {
     EXPECT_NE(line.find(kv), std::string::npos) << kv << " in " << line;
@@ -139,6 +151,7 @@ TEST(TextLine, IsOneLineWithDeltasAndTotals) {
   EXPECT_NE(line.find("overrun=+1/2"), std::string::npos) << line;
   EXPECT_NE(line.find("missing=+2/5"), std::string::npos) << line;
   EXPECT_NE(line.find("heap=3072KiB"), std::string::npos) << line;
+  EXPECT_NE(line.find("unopened=381"), std::string::npos) << line;
 }
 
 TEST(Statm, ResidentPagesToKiB) {

@@ -4,10 +4,10 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <random>
 
 #include "address_validator.h"
+#include "test_seed.h"
 #include "tickwire/transport/connect_challenge.h"
 
 namespace tickwire::transport {
@@ -22,11 +22,15 @@ constexpr std::int64_t kUnixNow = 1'800'000'000;
 const Address kServerAddress{"127.0.0.1", 7777};
 
 struct Harness {
-  explicit Harness(AddressValidationConfig config = {}) : validator(config) {}
+  explicit Harness(AddressValidationConfig config = {}, bool allow_plaintext = false)
+      : validator(config, allow_plaintext) {}
 
   AddressValidator validator;
   Time now = Time::from_micros(1'000'000'000);
   AddressValidator::HostLoad load;
+  // The client's key exchange key; a real one, since the server refuses
+  // keys that give no shared secret.
+  handshake::KxKeyPair client = handshake::KxKeyPair::generate();
 
   std::optional<ch::Message> send(const std::vector<std::uint8_t>& datagram, Endpoint from) {
     const auto reply = validator.handle(datagram, from, {now, kUnixNow}, load);
@@ -37,8 +41,8 @@ struct Harness {
     return decoded;
   }
 
-  std::optional<ch::Cookie> challenge(Endpoint from, std::uint64_t nonce) {
-    const auto answer = send(ch::encode(ch::Hello{nonce}), from);
+  std::optional<ch::Cookie> challenge(Endpoint from, std::uint64_t nonce, std::uint8_t flags = 0) {
+    const auto answer = send(ch::encode(ch::Hello{nonce, flags, client.public_key()}), from);
     if (!answer) return std::nullopt;
     const auto* c = std::get_if<ch::ChallengeMsg>(&*answer);
     if (c == nullptr || c->nonce != nonce) return std::nullopt;
@@ -46,8 +50,8 @@ struct Harness {
   }
 
   std::optional<ch::Message> respond(Endpoint from, std::uint64_t nonce, const ch::Cookie& cookie,
-                                     std::vector<std::uint8_t> token = {}) {
-    return send(ch::encode(ch::Response{nonce, cookie, std::move(token)}), from);
+                                     std::vector<std::uint8_t> token = {}, std::uint8_t flags = 0) {
+    return send(ch::encode(ch::Response{nonce, cookie, flags, client.public_key(), std::move(token)}), from);
   }
 
   // The whole exchange; the answer to the RESPONSE.
@@ -73,8 +77,14 @@ TEST(AddressValidation, AHonestExchangeAdmitsTheAddressOnce) {
   EXPECT_TRUE(h.validator.admitted(kAlice, h.now));
   EXPECT_FALSE(h.validator.admitted(kAliceOtherPort, h.now));
   EXPECT_EQ(h.validator.stats().pending, 1u);
-  EXPECT_FALSE(h.validator.take(kAlice).has_value());  // no token, no identity
+  ASSERT_NE(h.validator.session_of(kAlice), nullptr);
+  const auto admitted = h.validator.take(kAlice);
+  ASSERT_TRUE(admitted.has_value());
+  EXPECT_FALSE(admitted->identity.has_value());  // no token, no identity
+  EXPECT_NE(admitted->session.connection_id, 0u);
   EXPECT_FALSE(h.validator.admitted(kAlice, h.now));
+  EXPECT_EQ(h.validator.session_of(kAlice), nullptr);
+  EXPECT_FALSE(h.validator.take(kAlice).has_value());
   EXPECT_EQ(h.validator.stats().pending, 0u);
 }
 
@@ -93,9 +103,7 @@ TEST(AddressValidation, ChallengeReplayedFromAnotherAddressIsIgnored) {
 }
 
 TEST(AddressValidation, ForgedCookiesAreIgnoredSilently) {
-  const unsigned seed = std::random_device{}();
-  std::printf("seed %u\n", seed);
-  std::mt19937_64 rng(seed);
+  std::mt19937_64 rng(testing::test_seed("ForgedCookiesAreIgnoredSilently"));
   Harness h;
   for (int i = 0; i < 1000; ++i) {
     ch::Cookie cookie{};
@@ -112,7 +120,7 @@ TEST(AddressValidation, CookiesGoStale) {
   ASSERT_TRUE(cookie);
   h.now += Duration::seconds(7);
   EXPECT_TRUE(accepted(h.respond(kAlice, 7, *cookie)));
-  ASSERT_TRUE(h.validator.take(kAlice) == std::nullopt);
+  ASSERT_TRUE(h.validator.take(kAlice).has_value());
   h.now += Duration::seconds(10);  // 17 s after the challenge: past any bucket
   EXPECT_FALSE(h.respond(kAlice, 7, *cookie).has_value());
 }
@@ -129,14 +137,15 @@ TEST(AddressValidation, HellosMustBePaddedAndWellFormed) {
   auto dirty_padding = hello;
   dirty_padding.back() = 1;
   EXPECT_FALSE(h.send(dirty_padding, kAlice).has_value());
-  EXPECT_EQ(h.validator.stats().malformed, 3u);
+  auto unknown_flag = hello;
+  unknown_flag[ch::kPrefixSize + ch::kNonceSize] = 0x02;
+  EXPECT_FALSE(h.send(unknown_flag, kAlice).has_value());
+  EXPECT_EQ(h.validator.stats().malformed, 4u);
   EXPECT_EQ(h.validator.stats().challenges_sent, 0u);
 }
 
 TEST(AddressValidation, EveryLengthWithTheMagicIsHandledAndNeverAmplified) {
-  const unsigned seed = std::random_device{}();
-  std::printf("seed %u\n", seed);
-  std::mt19937 rng(seed);
+  std::mt19937_64 rng(testing::test_seed("EveryLengthWithTheMagicIsHandledAndNeverAmplified"));
   Harness h;
   for (std::size_t length = 0; length <= ch::kMaxDatagramSize + 64; ++length) {
     for (int kind = 0; kind < 8; ++kind) {
@@ -218,8 +227,13 @@ TEST(AddressValidation, AResentResponseIsAcceptedAgain) {
   Harness h;
   const auto cookie = h.challenge(kAlice, 1);
   ASSERT_TRUE(cookie);
-  EXPECT_TRUE(accepted(h.respond(kAlice, 1, *cookie)));
-  EXPECT_TRUE(accepted(h.respond(kAlice, 1, *cookie)));
+  const auto first = h.respond(kAlice, 1, *cookie);
+  ASSERT_TRUE(accepted(first));
+  const auto again = h.respond(kAlice, 1, *cookie);
+  ASSERT_TRUE(accepted(again));
+  // The same answer: the same connection id and keys, so whichever copy
+  // arrives, client and server agree.
+  EXPECT_EQ(ch::encode(*first), ch::encode(*again));
   EXPECT_EQ(h.validator.stats().admitted, 1u);
   EXPECT_EQ(h.validator.stats().pending, 1u);
 }
@@ -276,10 +290,10 @@ struct TokenHarness : Harness {
 TEST(ConnectTokens, AValidTokenAdmitsWithItsIdentity) {
   TokenHarness h;
   ASSERT_TRUE(accepted(h.join(kAlice, 1, TokenHarness::mint(kUnixNow + 30))));
-  const auto identity = h.validator.take(kAlice);
-  ASSERT_TRUE(identity.has_value());
-  EXPECT_EQ(identity->client_id, 4242u);
-  EXPECT_EQ(identity->user_data, (std::vector<std::uint8_t>{1, 2, 3}));
+  const auto admitted = h.validator.take(kAlice);
+  ASSERT_TRUE(admitted.has_value() && admitted->identity.has_value());
+  EXPECT_EQ(admitted->identity->client_id, 4242u);
+  EXPECT_EQ(admitted->identity->user_data, (std::vector<std::uint8_t>{1, 2, 3}));
 }
 
 TEST(ConnectTokens, EachBadTokenIsDeniedWithItsReason) {
@@ -315,14 +329,15 @@ TEST(ConnectTokens, ATokenReplayedAfterItExpiredIsRefused) {
   const auto token = TokenHarness::mint(kUnixNow + 1);
   ASSERT_TRUE(accepted(h.join(kAlice, 1, token)));
   (void)h.validator.take(kAlice);
-  const auto later = h.validator.handle(ch::encode(ch::Hello{2}), kAlice, {h.now, kUnixNow + 5}, {});
+  const auto later =
+      h.validator.handle(ch::encode(ch::Hello{2, 0, h.client.public_key()}), kAlice, {h.now, kUnixNow + 5}, {});
   ASSERT_TRUE(later.has_value());
   const auto decoded = ch::decode(*later);
   ASSERT_TRUE(decoded.has_value());
   const auto* c = std::get_if<ch::ChallengeMsg>(&*decoded);
   ASSERT_NE(c, nullptr);
-  const auto answer =
-      h.validator.handle(ch::encode(ch::Response{2, c->cookie, token}), kAlice, {h.now, kUnixNow + 5}, {});
+  const auto answer = h.validator.handle(ch::encode(ch::Response{2, c->cookie, 0, h.client.public_key(), token}),
+                                         kAlice, {h.now, kUnixNow + 5}, {});
   ASSERT_TRUE(answer.has_value());
   EXPECT_EQ(denial(ch::decode(*answer)), DisconnectReason::kTokenExpired);
 }

@@ -178,6 +178,7 @@ struct TokenServer {
     t.servers = {server.address()};
     t.client_id = client_id;
     t.user_data = {7, 7};
+    t.session_key = TokenKey::generate();
     auto minted = mint_connect_token(t, key);
     EXPECT_TRUE(minted.ok());
     return minted.ok() ? minted.value() : std::vector<std::uint8_t>{};
@@ -186,6 +187,10 @@ struct TokenServer {
   std::optional<DisconnectReason> try_connect(const std::vector<std::uint8_t>& token, Node& client) {
     EnetConfig config = client_config();
     config.validation.connect_token = token;
+    // The backend hands out the session key with the token; a forged token
+    // has none that the server would read.
+    auto opened = open_connect_token(token, key);
+    config.validation.token_session_key = opened.ok() ? opened.value().session_key : TokenKey{};
     client = make_node(config);
     auto peer = client.transport->connect(server.address(), wall_now());
     EXPECT_TRUE(peer.ok());

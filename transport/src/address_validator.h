@@ -7,11 +7,15 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
+#include "handshake_crypto.h"
+#include "session_params.h"
 #include "tickwire/core/time.h"
 #include "tickwire/transport/connect_challenge.h"
 #include "tickwire/transport/enet_transport.h"
@@ -30,8 +34,19 @@ struct Endpoint {
 
 class AddressValidator {
  public:
-  // Throws std::runtime_error when libsodium cannot start (no entropy).
-  explicit AddressValidator(const AddressValidationConfig& config);
+  // `allow_plaintext` (EnetConfig::plaintext): whether a client may ask for
+  // an unencrypted session. Throws std::runtime_error when libsodium cannot
+  // start (no entropy).
+  AddressValidator(const AddressValidationConfig& config, bool allow_plaintext);
+  AddressValidator(const AddressValidator&) = delete;
+  AddressValidator& operator=(const AddressValidator&) = delete;
+  ~AddressValidator();
+
+  // What an admission hands the transport when ENet connects its address.
+  struct Admitted {
+    std::optional<PeerIdentity> identity;  // the token's, when tokens are required
+    SessionParams session;                 // keys{send = server to client, receive = client to server}
+  };
 
   struct Clocks {
     Time now;                     // monotonic, for cookies and lifetimes
@@ -57,9 +72,17 @@ class AddressValidator {
   // which was dropped before ENet saw it.
   void count_dropped_connect(std::size_t bytes);
 
-  // ENet connected `from`: its admission is used up. Returns the identity
-  // its token carried, if tokens are required.
-  std::optional<PeerIdentity> take(Endpoint from);
+  // The session agreed with `from`, admitted and not yet taken; nullptr
+  // otherwise. Valid until the next call that changes admissions.
+  const SessionParams* session_of(Endpoint from) const;
+
+  // ENet connected `from`: its admission is used up. Nothing when `from`
+  // has no admission.
+  std::optional<Admitted> take(Endpoint from);
+
+  // Connection ids the transport's live sessions hold: a new session's id
+  // is none of these (nor any admission's). None set: only admissions count.
+  void set_live_ids(std::function<bool(std::uint32_t)> in_use) { live_ids_ = std::move(in_use); }
 
   // Forgets admissions and token uses that have run out.
   void expire(Time now, std::int64_t unix_seconds);
@@ -70,6 +93,11 @@ class AddressValidator {
   struct Admission {
     Time expires;
     std::optional<PeerIdentity> identity;
+    std::uint64_t nonce = 0;
+    challenge::PublicKey client_key{};
+    handshake::SecretSession session;
+    // The ACCEPTED sent, sent again unchanged for a repeated RESPONSE.
+    std::vector<std::uint8_t> accepted;
   };
   using Fingerprint = std::array<std::uint8_t, 16>;
   struct FingerprintHash {
@@ -79,22 +107,44 @@ class AddressValidator {
     Endpoint first;
     std::int64_t expires_unix = 0;
   };
+  // What a token check yields besides a reason to refuse.
+  struct TokenGrant {
+    std::optional<PeerIdentity> identity;
+    std::optional<TokenKey> session_key;
+  };
 
-  challenge::Cookie cookie_for(Endpoint from, std::uint64_t nonce, std::int64_t bucket) const;
-  bool cookie_valid(const challenge::Response& r, Endpoint from, Time now) const;
+  challenge::Cookie cookie_for(Endpoint from, std::uint64_t nonce, std::int64_t bucket, std::uint8_t flags,
+                               const challenge::PublicKey& client_key) const;
+  // The time bucket the RESPONSE's cookie was made in, if it is valid.
+  std::optional<std::int64_t> cookie_bucket(const challenge::Response& r, Endpoint from, Time now) const;
   bool take_challenge_budget(Time now);
   std::vector<std::uint8_t> reply_unvalidated(std::vector<std::uint8_t> answer, std::size_t received);
+  std::optional<std::vector<std::uint8_t>> on_hello(const challenge::Hello& hello, Endpoint from, Time now,
+                                                    std::size_t received);
   std::optional<std::vector<std::uint8_t>> on_response(const challenge::Response& r, Endpoint from,
                                                        const Clocks& clocks, const HostLoad& load,
                                                        std::size_t received);
-  // A reason to refuse the client, or none with its identity filled.
+  // A reason to refuse the client, or none with `grant` filled.
   std::optional<DisconnectReason> check_token(const challenge::Response& r, Endpoint from, const Clocks& clocks,
-                                              std::optional<PeerIdentity>& identity);
-  void admit(Endpoint from, Time now, std::optional<PeerIdentity> identity);
+                                              TokenGrant& grant);
+  // A reason to refuse on the host's load, or none.
+  std::optional<DisconnectReason> check_load(Endpoint from, const HostLoad& load) const;
+  bool pending_full(Endpoint from) const;
+  // The admission for a RESPONSE that passed every check; nothing when the
+  // client's key is unusable.
+  std::optional<Admission> agree(const challenge::Response& r, const handshake::KxKeyPair& server_pair,
+                                 TokenGrant grant, Time now);
+  std::uint32_t fresh_connection_id();
+  void admit(Endpoint from, Admission admission);
   void forget(std::unordered_map<std::uint64_t, Admission>::iterator it);
 
   AddressValidationConfig config_;
-  std::array<std::uint8_t, 32> secret_{};
+  bool allow_plaintext_;
+  std::array<std::uint8_t, 32> secret_{};  // for cookies; wiped when dropped
+  handshake::RotatingKxKeys kx_keys_;
+  handshake::Signer signer_;
+  std::function<bool(std::uint32_t)> live_ids_;
+  std::unordered_set<std::uint32_t> admission_ids_;
   std::unordered_map<std::uint64_t, Admission> admissions_;  // by Endpoint::key
   std::unordered_map<std::uint32_t, std::size_t> pending_per_host_;
   std::unordered_map<Fingerprint, TokenUse, FingerprintHash> token_uses_;

@@ -17,32 +17,49 @@ ChallengeClient::ChallengeClient(Duration retry_interval, Duration give_up_after
   if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
 }
 
-void ChallengeClient::start(PeerId id, Endpoint server, std::vector<std::uint8_t> token, Time now, Actions& actions) {
-  Exchange exchange;
-  exchange.server = server;
+void ChallengeClient::start(PeerId id, Endpoint server, const Credentials& credentials, Time now, Actions& actions) {
+  const bool token = !credentials.token.empty();
+  if ((token && !credentials.token_session_key) || credentials.token.size() > challenge::kMaxTokenSize) {
+    // Without its session key nobody could derive the session's keys.
+    actions.done.push_back({id, server, DisconnectReason::kTokenInvalid, {}});
+    return;
+  }
+  Exchange exchange(server, credentials, now + give_up_after_);
   // Unpredictable, so that an off-path attacker cannot forge an answer.
   randombytes_buf(&exchange.nonce, sizeof exchange.nonce);
-  exchange.token = std::move(token);
-  exchange.deadline = now + give_up_after_;
   send(exchange, now, actions);
-  pending_[id] = std::move(exchange);
+  pending_.insert_or_assign(id, std::move(exchange));
+}
+
+std::optional<std::uint64_t> ChallengeClient::nonce(PeerId id) const {
+  const auto it = pending_.find(id);
+  if (it == pending_.end()) return std::nullopt;
+  return it->second.nonce;
 }
 
 void ChallengeClient::send(Exchange& exchange, Time now, Actions& actions) const {
   exchange.next_send = now + retry_interval_;
-  if (exchange.cookie && now - exchange.cookie_at > kCookieFreshFor) exchange.cookie.reset();
+  if (exchange.cookie && now - exchange.cookie_at > kCookieFreshFor) {
+    // A new round with a new nonce: the server may have admitted the old
+    // one under a key pair that the new cookie's bucket no longer has, and
+    // answers to the old one must not be read against the new key.
+    exchange.cookie.reset();
+    randombytes_buf(&exchange.nonce, sizeof exchange.nonce);
+  }
   if (exchange.cookie) {
-    actions.send.push_back(
-        {exchange.server, challenge::encode(challenge::Response{exchange.nonce, *exchange.cookie, exchange.token})});
+    const challenge::Response response{exchange.nonce, *exchange.cookie, exchange.flags(), exchange.key.public_key(),
+                                       exchange.credentials.token};
+    actions.send.push_back({exchange.server, challenge::encode(response)});
   } else {
-    actions.send.push_back({exchange.server, challenge::encode(challenge::Hello{exchange.nonce})});
+    const challenge::Hello hello{exchange.nonce, exchange.flags(), exchange.key.public_key()};
+    actions.send.push_back({exchange.server, challenge::encode(hello)});
   }
 }
 
 void ChallengeClient::tick(Time now, Actions& actions) {
   for (auto it = pending_.begin(); it != pending_.end();) {
     if (now >= it->second.deadline) {
-      actions.done.push_back({it->first, it->second.server, DisconnectReason::kConnectFailed});
+      actions.done.push_back({it->first, it->second.server, DisconnectReason::kConnectFailed, {}});
       it = pending_.erase(it);
       continue;
     }
@@ -67,27 +84,61 @@ void ChallengeClient::receive(const challenge::Message& message, Endpoint from, 
     Exchange* exchange = find(c->nonce, from, id);
     if (exchange == nullptr || exchange->cookie) return;
     exchange->cookie = c->cookie;
+    exchange->server_key = c->server_key;
     exchange->cookie_at = now;
     send(*exchange, now, actions);
     return;
   }
-  std::optional<DisconnectReason> failure;
-  std::uint64_t nonce = 0;
   if (const auto* a = std::get_if<challenge::Accepted>(&message)) {
-    nonce = a->nonce;
-  } else if (const auto* d = std::get_if<challenge::Denied>(&message)) {
-    nonce = d->nonce;
-    // A denial never means success, whatever code a peer put in it.
-    failure = d->reason == DisconnectReason::kUnknown ? DisconnectReason::kConnectFailed : d->reason;
-  } else {
-    return;  // HELLO and RESPONSE are for the accepting side
+    on_accepted(*a, from, actions);
+    return;
   }
-  Exchange* exchange = find(nonce, from, id);
+  const auto* d = std::get_if<challenge::Denied>(&message);
+  if (d == nullptr) return;  // HELLO and RESPONSE are for the accepting side
+  // A denial never means success, whatever code a peer put in it.
+  const DisconnectReason failure =
+      d->reason == DisconnectReason::kUnknown ? DisconnectReason::kConnectFailed : d->reason;
+  Exchange* exchange = find(d->nonce, from, id);
   // A version mismatch can only come as an answer to a HELLO; everything
   // else answers our RESPONSE.
   if (exchange == nullptr || (!exchange->cookie && failure != DisconnectReason::kVersionMismatch)) return;
-  actions.done.push_back({id, exchange->server, failure});
+  actions.done.push_back({id, exchange->server, failure, {}});
   pending_.erase(id);
+}
+
+void ChallengeClient::on_accepted(const challenge::Accepted& accepted, Endpoint from, Actions& actions) {
+  PeerId id;
+  Exchange* exchange = find(accepted.nonce, from, id);
+  if (exchange == nullptr || !exchange->cookie) return;  // not an answer to our RESPONSE
+  handshake::SecretSession session;
+  const std::optional<DisconnectReason> failure = verify(*exchange, accepted, session);
+  actions.done.push_back({id, exchange->server, failure, failure ? SessionParams{} : session.params()});
+  pending_.erase(id);
+}
+
+std::optional<DisconnectReason> ChallengeClient::verify(const Exchange& exchange, const challenge::Accepted& accepted,
+                                                        handshake::SecretSession& session) {
+  if (accepted.connection_id == 0 || accepted.flags != exchange.flags()) return DisconnectReason::kProtocolError;
+  const Credentials& credentials = exchange.credentials;
+  if (credentials.server_key) {
+    const handshake::Transcript transcript{exchange.nonce, exchange.flags(), exchange.key.public_key(),
+                                           exchange.server_key, accepted.connection_id};
+    if (!handshake::signature_valid(*credentials.server_key, transcript, accepted.signature)) {
+      return DisconnectReason::kServerKeyMismatch;
+    }
+  }
+  SessionParams& params = session.params();
+  params.connection_id = accepted.connection_id;
+  params.plaintext = credentials.plaintext;
+  if (params.plaintext) return std::nullopt;
+  const std::optional<TokenKey> token_key = credentials.token.empty() ? std::nullopt : credentials.token_session_key;
+  // The server's keys are the mirror of ours: its send key is our receive.
+  if (!exchange.key.client_keys(exchange.server_key, token_key, params.keys) ||
+      !handshake::confirmation_valid(params.keys.receive, accepted.nonce, accepted.connection_id,
+                                     accepted.confirmation)) {
+    return DisconnectReason::kServerKeyMismatch;
+  }
+  return std::nullopt;
 }
 
 }  // namespace tickwire::transport

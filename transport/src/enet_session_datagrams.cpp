@@ -60,6 +60,7 @@ void EnetTransport::Impl::send_session_datagrams() {
     b.pieces.resize(2 * kBatch);
     b.to.resize(kBatch);
     b.heads.resize(kSessionHeaderBytes * kBatch);
+    b.sealed.resize(kBatch);
   }
   std::size_t next = 0;
   while (next < session_queued) {
@@ -69,29 +70,49 @@ void EnetTransport::Impl::send_session_datagrams() {
       const PeerRecord* record = find_open(out.peer);
       if (record == nullptr || record->peer->state != ENET_PEER_STATE_CONNECTED) continue;
       const ENetPeer* peer = record->peer;
-      const auto header =
-          static_cast<std::uint16_t>(kSessionFlag | (peer->outgoingSessionID << 12) | (peer->outgoingPeerID & 0x0FFFU));
-      std::uint8_t* head = &b.heads[kSessionHeaderBytes * n];
-      head[0] = static_cast<std::uint8_t>(header >> 8);
-      head[1] = static_cast<std::uint8_t>(header & 0xFFU);
+      iovec* piece = &b.pieces[2 * n];
+      std::size_t pieces = 0;
+      if (sealing()) {
+        pieces = seal_for(*record, out.bytes, b.sealed[n], piece);
+        if (pieces == 0) continue;
+      } else {
+        const auto header = static_cast<std::uint16_t>(kSessionFlag | (peer->outgoingSessionID << 12) |
+                                                       (peer->outgoingPeerID & 0x0FFFU));
+        std::uint8_t* head = &b.heads[kSessionHeaderBytes * n];
+        head[0] = static_cast<std::uint8_t>(header >> 8);
+        head[1] = static_cast<std::uint8_t>(header & 0xFFU);
+        piece[0] = iovec{head, kSessionHeaderBytes};
+        piece[1] = iovec{const_cast<std::uint8_t*>(out.bytes.data()), out.bytes.size()};  // NOLINT
+        pieces = 2;
+      }
       sockaddr_in& to = b.to[n];
       to = sockaddr_in{};
       to.sin_family = AF_INET;
       to.sin_port = ENET_HOST_TO_NET_16(peer->address.port);
       to.sin_addr.s_addr = peer->address.host;  // ENet keeps it in network order
-      b.pieces[2 * n] = iovec{head, kSessionHeaderBytes};
-      b.pieces[2 * n + 1] = iovec{const_cast<std::uint8_t*>(out.bytes.data()), out.bytes.size()};  // NOLINT
       mmsghdr& m = b.messages[n];
       m = mmsghdr{};
       m.msg_hdr.msg_name = &to;
       m.msg_hdr.msg_namelen = sizeof(to);
-      m.msg_hdr.msg_iov = &b.pieces[2 * n];
-      m.msg_hdr.msg_iovlen = 2;
+      m.msg_hdr.msg_iov = piece;
+      m.msg_hdr.msg_iovlen = pieces;
       ++n;
     }
     send_batch(n);
   }
   session_queued = 0;
+}
+
+// A session payload sealed for its peer into `storage` (kept between
+// flushes), as the one piece of its message; 0 when the peer has no session.
+std::size_t EnetTransport::Impl::seal_for(const PeerRecord& record, std::span<const std::uint8_t> payload,
+                                          std::vector<std::uint8_t>& storage, iovec* piece) {
+  const auto it = sessions.find(record.connection_id);
+  if (it == sessions.end()) return 0;
+  storage.resize(payload.size() + kSealOverheadBytes);
+  const std::size_t size = it->second.channel.seal(SealedKind::kSession, payload, storage);
+  piece[0] = iovec{storage.data(), size};
+  return 1;
 }
 
 // sendmmsg stops at the first datagram the kernel refuses (a full buffer,
@@ -136,14 +157,25 @@ int EnetTransport::Impl::on_session_datagram(std::span<const std::uint8_t> datag
     ++session_stats.dropped;
     return 1;
   }
+  deliver_session_payload(id, datagram.subspan(kSessionHeaderBytes));
+  return 1;
+}
+
+// A session payload from a peer whose address, session and (when sealed)
+// keys all checked out.
+void EnetTransport::Impl::deliver_session_payload(PeerId id, std::span<const std::uint8_t> payload) {
+  PeerRecord* record = find_open(id);
+  if (record == nullptr || !record->connected) {
+    ++session_stats.dropped;
+    return;
+  }
   // The peer is talking: ENet needs no ping to know it is there (it pings
   // a peer it has heard nothing from for the ping interval).
-  peer->lastReceiveTime = host->serviceTime;
-  const auto payload = datagram.subspan(kSessionHeaderBytes);
+  record->peer->lastReceiveTime = host->serviceTime;
   if (payload.size() > config.limits.max_unreliable_payload) {
     ++session_stats.dropped;
     hostile.push_back(id);  // over the limit: not one of ours, as on ENet's path
-    return 1;
+    return;
   }
   TransportEvent event = make_event(TransportEvent::Type::kReceived, id);
   event.delivery = Delivery::kUnreliable;
@@ -151,7 +183,6 @@ int EnetTransport::Impl::on_session_datagram(std::span<const std::uint8_t> datag
   record->counters.bytes_received += event.data.size();
   record->counters.packets_received += 1;
   queued.push_back(std::move(event));
-  return 1;
 }
 
 // ENet measures round trips only from acknowledged reliable commands, and a

@@ -3,6 +3,7 @@
 // enet_transport_stats.cpp; enet_transport_impl.h holds the shared state.
 #include "tickwire/transport/enet_transport.h"
 
+#include <dlfcn.h>
 #include <enet/enet.h>
 #include <poll.h>
 
@@ -81,22 +82,19 @@ Result<void> initialize_enet() {
   return {};
 }
 
-// ENet's intercept hook has no user pointer, and ENet reads datagrams only
-// inside enet_host_service, which this file calls from poll() alone; the
-// transport being serviced is recorded here for the hook to find.
-thread_local EnetTransport::Impl* g_servicing = nullptr;
-
 int ENET_CALLBACK intercept_hook(ENetHost* host, ENetEvent* /*event*/) {
-  if (g_servicing == nullptr || g_servicing->host != host) return 0;
-  return g_servicing->intercept(std::span<const std::uint8_t>(host->receivedData, host->receivedDataLength),
-                                endpoint_of(host->receivedAddress));
+  EnetTransport::Impl* const active = ActiveTransport::current();
+  if (active == nullptr || active->host != host) return 0;
+  return active->intercept(std::span<const std::uint8_t>(host->receivedData, host->receivedDataLength),
+                           endpoint_of(host->receivedAddress));
 }
 
 int service(EnetTransport::Impl& impl, ENetEvent* event) {
-  EnetTransport::Impl* const outer = g_servicing;
-  g_servicing = &impl;
-  const int result = enet_host_service(impl.host, event, 0);
-  g_servicing = outer;
+  int result = 0;
+  {
+    const ActiveTransport scope(impl);
+    result = enet_host_service(impl.host, event, 0);
+  }
   // Unreliable payloads leave after whatever ENet sent, as when they were
   // queued in ENet.
   impl.send_session_datagrams();
@@ -130,6 +128,14 @@ bool service_until_quiet(EnetTransport::Impl& impl, ENetEvent* event) {
   return false;
 }
 
+// ENet's datagrams reach the seal only if ENet's calls to enet_socket_send
+// find Tickwire's definition (enet_sealing.cpp): true for a shared ENet
+// that calls it through its symbol table, as distributions build it.
+bool enet_sends_are_sealed() {
+  void* const found = dlsym(RTLD_DEFAULT, "enet_socket_send");
+  return found == reinterpret_cast<void*>(&enet_socket_send);  // NOLINT: comparing addresses only
+}
+
 Result<void> check_validation_config(const AddressValidationConfig& v) {
   if (!v.enabled) return {};
   if (v.max_pending == 0 || v.max_pending_per_host == 0 || v.max_challenges_per_second == 0) {
@@ -143,6 +149,11 @@ Result<void> check_validation_config(const AddressValidationConfig& v) {
   if (v.token_key && !v.token_address) {
     return make_error(ErrorCode::kInvalidArgument,
                       "a server that requires connect tokens needs token_address, the address tokens name it by");
+  }
+  if (!v.connect_token.empty() && !v.token_session_key) {
+    return make_error(ErrorCode::kInvalidArgument,
+                      "a connect token needs its session key (token_session_key), which the backend hands out "
+                      "with it");
   }
   if (v.connect_token.size() > challenge::kMaxTokenSize) {
     return make_error(ErrorCode::kInvalidArgument, "connect token of " + std::to_string(v.connect_token.size()) +
@@ -173,6 +184,16 @@ Result<std::unique_ptr<EnetTransport>> EnetTransport::create(const EnetConfig& c
     return make_error(ErrorCode::kInvalidArgument, "timeout, ping_interval and rtt_probe_interval must be positive");
   }
   if (auto valid = check_validation_config(config.validation); !valid) return valid.error();
+  if (!config.validation.enabled && !config.plaintext) {
+    return make_error(ErrorCode::kInvalidArgument,
+                      "sessions are encrypted with keys agreed during address validation; with validation off, "
+                      "set plaintext on both ends");
+  }
+  if (config.validation.enabled && !enet_sends_are_sealed()) {
+    return make_error(ErrorCode::kInvalidArgument,
+                      "this build's ENet does not send through Tickwire's enet_socket_send (a statically linked or "
+                      "symbolically bound ENet), so its datagrams could not be sealed");
+  }
   if (auto init = initialize_enet(); !init) return init.error();
 
   ENetAddress bind_address{};
@@ -207,7 +228,9 @@ Result<std::unique_ptr<EnetTransport>> EnetTransport::create(const EnetConfig& c
   // ENet's parser whether validation is on or not.
   host->intercept = intercept_hook;
   if (config.validation.enabled) {
-    impl->validator.emplace(config.validation);
+    impl->validator.emplace(config.validation, config.plaintext);
+    EnetTransport::Impl* raw = impl.get();
+    impl->validator->set_live_ids([raw](std::uint32_t id) { return raw->sessions.contains(id); });
     impl->challenger.emplace(config.validation.retry_interval, config.timeout);
   }
   return std::unique_ptr<EnetTransport>(new EnetTransport(std::move(impl)));
@@ -224,8 +247,10 @@ Result<PeerId> EnetTransport::connect(const Address& remote, Time /*now*/) {
   if (impl_->challenger) {
     // ENet's connect starts once the server has checked our address.
     const PeerId id(impl_->next_id++);
-    impl_->challenger->start(id, endpoint_of(resolved.value()), impl_->config.validation.connect_token, monotonic_now(),
-                             impl_->actions);
+    const AddressValidationConfig& v = impl_->config.validation;
+    const ChallengeClient::Credentials credentials{v.connect_token, v.token_session_key, v.server_key,
+                                                   impl_->config.plaintext};
+    impl_->challenger->start(id, endpoint_of(resolved.value()), credentials, monotonic_now(), impl_->actions);
     impl_->run_challenge_actions();
     return id;
   }
@@ -292,7 +317,7 @@ std::optional<TransportEvent> EnetTransport::poll(Time /*now*/) {
   // connect; start the accepted ones now rather than a poll later.
   if (!impl_->actions.send.empty() || !impl_->actions.done.empty()) {
     impl_->run_challenge_actions();
-    enet_host_flush(impl_->host);
+    impl_->flush_enet();
   }
   if (impl_->queued.empty()) return std::nullopt;
   return impl_->queued.pop_front();
@@ -313,7 +338,7 @@ void EnetTransport::recycle(std::vector<std::uint8_t>&& buffer) {
 }
 
 void EnetTransport::flush(Time /*now*/) {
-  enet_host_flush(impl_->host);
+  impl_->flush_enet();
   impl_->send_session_datagrams();
   impl_->fold_wire_counters();
 }
@@ -328,9 +353,10 @@ std::optional<Address> EnetTransport::local_address() const {
 
 const TransportLimits& EnetTransport::limits() const { return impl_->config.limits; }
 
-Result<void> EnetTransport::set_connect_token(std::vector<std::uint8_t> token) {
+Result<void> EnetTransport::set_connect_token(std::vector<std::uint8_t> token, const TokenKey& session_key) {
   AddressValidationConfig checked = impl_->config.validation;
   checked.connect_token = std::move(token);
+  checked.token_session_key = session_key;
   if (auto valid = check_validation_config(checked); !valid) return valid.error();
   impl_->config.validation = std::move(checked);
   return {};

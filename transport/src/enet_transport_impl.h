@@ -18,6 +18,7 @@
 
 #include "address_validator.h"
 #include "challenge_client.h"
+#include "sealed_channel.h"
 #include "tickwire/transport/enet_transport.h"
 
 typedef struct _ENetAddress ENetAddress;  // NOLINT(modernize-use-using): ENet's own spelling
@@ -59,9 +60,35 @@ Time monotonic_now();
 inline constexpr std::size_t kSessionHeaderBytes = 2;
 bool is_session_datagram(std::span<const std::uint8_t> datagram);
 
+// The peer slot an ENet datagram is addressed to (its header's peer id).
+std::size_t peer_slot_of(std::span<const std::uint8_t> datagram);
+// True for an ENet datagram that names no peer: a CONNECT, or the goodbye
+// of a peer whose connect never completed. Only these can make ENet
+// allocate a peer or answer a source it does not know.
+bool addressed_to_no_peer(std::span<const std::uint8_t> datagram);
+// A datagram sent as ENet's own unix.c sends it (enet_sealing.cpp), from
+// `count` ENetBuffers (laid out as iovecs).
+int send_plain(int socket, const ENetAddress* address, const void* buffers, std::size_t count);
+
 }  // namespace enet_detail
 
 std::uint64_t next_serial();
+
+// The transport whose ENet host this thread is driving. ENet's hooks (the
+// intercept on every datagram read, and the socket send it calls for every
+// datagram it writes) carry no user pointer; whatever calls into ENet opens
+// a scope naming the transport, and scopes nest.
+class ActiveTransport {
+ public:
+  explicit ActiveTransport(EnetTransport::Impl& impl);
+  ~ActiveTransport();
+  ActiveTransport(const ActiveTransport&) = delete;
+  ActiveTransport& operator=(const ActiveTransport&) = delete;
+  static EnetTransport::Impl* current();
+
+ private:
+  EnetTransport::Impl* outer_;
+};
 
 // First in, first out, keeping its storage: events come and go every tick,
 // and a std::deque gives a block back (and takes a new one) each time its
@@ -99,6 +126,24 @@ struct EnetTransport::Impl {
     PeerStats counters;
     bool probed = false;           // a round-trip probe went out
     std::uint32_t last_probe = 0;  // ENet's clock, milliseconds
+    std::uint32_t connection_id = 0;  // its sealed session's; 0 without address validation
+  };
+  // A sealed session (enet_sealing.cpp): from the handshake that agreed its
+  // keys until ENet gives its peer back.
+  struct Session {
+    SealedChannel channel;
+    Endpoint endpoint;
+    PeerId peer;  // unset on a server until ENet's connect completes
+  };
+  // Datagrams dropped before any peer's state was touched, by reason.
+  struct SealDrops {
+    std::uint64_t unsealed = 0;            // neither a challenge nor a sealed datagram
+    std::uint64_t unknown_connection = 0;  // names no live connection id
+    std::uint64_t wrong_source = 0;        // a live id, from another address
+    std::uint64_t failed_to_verify = 0;    // malformed, altered, forged
+    std::uint64_t replayed = 0;            // a packet number seen before or behind the window
+    std::uint64_t foreign_slot = 0;        // a verified ENet datagram naming another peer's slot
+    std::uint64_t unsent = 0;              // ENet sent to an address with no session
   };
   struct SessionOut {
     PeerId peer;
@@ -154,8 +199,18 @@ struct EnetTransport::Impl {
     std::vector<iovec> pieces;  // two per message: session header, payload
     std::vector<sockaddr_in> to;
     std::vector<std::uint8_t> heads;  // kSessionHeaderBytes per message
+    std::vector<std::vector<std::uint8_t>> sealed;  // one sealed datagram per message, kept
   } session_batch;
   SessionStats session_stats;
+  // Sealed sessions, by connection id, and the newest one at each address
+  // (ENet names only the address when it sends).
+  std::unordered_map<std::uint32_t, Session> sessions;
+  std::unordered_map<std::uint64_t, std::uint32_t> session_at;  // by Endpoint::key
+  SealDrops seal_drops;
+  std::uint64_t enet_sends_sealed = 0;  // ENet's datagrams that went through the seal
+  std::vector<std::uint8_t> opened;     // the ENet datagram last opened, for ENet to parse
+  std::vector<std::uint8_t> gathered;   // scratch: ENet's pieces of one datagram
+  std::vector<std::uint8_t> sealed;     // scratch: one sealed datagram
 
   Impl() = default;
   Impl(const Impl&) = delete;
@@ -190,8 +245,23 @@ struct EnetTransport::Impl {
   void queue_session_datagram(PeerId id, std::span<const std::uint8_t> bytes);
   void send_session_datagrams();
   void send_batch(std::size_t n);  // the first n of session_batch
+  std::size_t seal_for(const PeerRecord& record, std::span<const std::uint8_t> payload,
+                       std::vector<std::uint8_t>& storage, iovec* piece);
   int on_session_datagram(std::span<const std::uint8_t> datagram, Endpoint from);
   void probe_round_trips();
+
+  // enet_sealing.cpp: sealed sessions.
+  bool sealing() const { return validator.has_value(); }
+  void open_session(const SessionParams& params, Endpoint endpoint, PeerId peer);
+  void close_session(std::uint32_t connection_id);
+  void drop_stale_sessions();
+  Session* session_to(Endpoint endpoint);
+  int on_sealed_datagram(std::span<const std::uint8_t> datagram, Endpoint from);
+  int accept_opened_enet(Session& session, Endpoint from);
+  void deliver_session_payload(PeerId id, std::span<const std::uint8_t> payload);
+  // ENet's own datagrams, sealed on their way out (the socket send ENet calls).
+  int send_enet_sealed(Endpoint to, std::span<const std::uint8_t> datagram);
+  void flush_enet();
 
   // enet_transport_stats.cpp: moves ENet's 32-bit totals into `wire` and
   // zeroes them, as ENet asks its users to before they overflow.

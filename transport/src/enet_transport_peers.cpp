@@ -57,6 +57,17 @@ Address from_enet_address(const ENetAddress& address) {
 
 Endpoint endpoint_of(const ENetAddress& address) { return Endpoint{address.host, address.port}; }
 
+std::size_t peer_slot_of(std::span<const std::uint8_t> datagram) {
+  if (datagram.size() < 2) return ENET_PROTOCOL_MAXIMUM_PEER_ID;
+  const auto header = static_cast<std::uint16_t>((datagram[0] << 8) | datagram[1]);
+  constexpr unsigned kNotPeerBits = ENET_PROTOCOL_HEADER_FLAG_MASK | ENET_PROTOCOL_HEADER_SESSION_MASK;
+  return header & ~kNotPeerBits & 0xFFFFu;
+}
+
+bool addressed_to_no_peer(std::span<const std::uint8_t> datagram) {
+  return datagram.size() >= 2 && peer_slot_of(datagram) == ENET_PROTOCOL_MAXIMUM_PEER_ID;
+}
+
 Time monotonic_now() {
   const auto since = std::chrono::steady_clock::now().time_since_epoch();
   return Time::from_micros(std::chrono::duration_cast<std::chrono::microseconds>(since).count());
@@ -80,26 +91,11 @@ std::int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(since).count();
 }
 
-// The peer slot an ENet datagram is addressed to (its header's peer id).
-std::size_t peer_id_of(std::span<const std::uint8_t> datagram) {
-  if (datagram.size() < 2) return ENET_PROTOCOL_MAXIMUM_PEER_ID;
-  const auto header = static_cast<std::uint16_t>((datagram[0] << 8) | datagram[1]);
-  constexpr unsigned kNotPeerBits = ENET_PROTOCOL_HEADER_FLAG_MASK | ENET_PROTOCOL_HEADER_SESSION_MASK;
-  return header & ~kNotPeerBits & 0xFFFFu;
-}
-
-// True for an ENet datagram that names no peer: a CONNECT, or the goodbye
-// of a peer whose connect never completed. Only these can make ENet
-// allocate a peer or answer a source it does not know.
-bool addressed_to_no_peer(std::span<const std::uint8_t> datagram) {
-  return datagram.size() >= 2 && peer_id_of(datagram) == ENET_PROTOCOL_MAXIMUM_PEER_ID;
-}
-
 }  // namespace
 
 EnetTransport::Impl::~Impl() {
   if (host == nullptr) return;
-  enet_host_flush(host);
+  flush_enet();
   send_session_datagrams();
   enet_host_destroy(host);
 }
@@ -141,6 +137,7 @@ void EnetTransport::Impl::release(PeerId id) {
   if (it == peers.end()) return;
   it->second.peer->data = nullptr;
   forget_address(it->second.endpoint);
+  close_session(it->second.connection_id);
   peers.erase(it);
 }
 
@@ -168,6 +165,7 @@ void EnetTransport::Impl::close(PeerId id, DisconnectReason reason) {
   if (reason == DisconnectReason::kTimeout) {
     ENetPeer* peer = record->peer;
     release(id);
+    const ActiveTransport scope(*this);
     enet_peer_disconnect_now(peer, wire_code(reason));
     return;
   }
@@ -196,8 +194,24 @@ std::optional<TransportEvent> EnetTransport::Impl::on_connect(ENetPeer* peer) {
   }
   const PeerId id = adopt(peer, true);
   TransportEvent event = make_event(TransportEvent::Type::kConnected, id);
-  event.address = peers.at(id).address;
-  if (validator) event.identity = validator->take(endpoint_of(peer->address));
+  PeerRecord& record = peers.at(id);
+  event.address = record.address;
+  if (validator) {
+    // The admission is used up; its session now belongs to this peer.
+    const auto admitted = validator->take(record.endpoint);
+    if (!admitted) {
+      close(id, DisconnectReason::kProtocolError);
+      return std::nullopt;
+    }
+    event.identity = admitted->identity;
+    record.connection_id = admitted->session.connection_id;
+    const auto session = sessions.find(record.connection_id);
+    if (session == sessions.end()) {
+      open_session(admitted->session, record.endpoint, id);
+    } else {
+      session->second.peer = id;
+    }
+  }
   return event;
 }
 
@@ -253,9 +267,10 @@ void EnetTransport::Impl::send_raw(Endpoint to, std::span<const std::uint8_t> by
   ENetBuffer buffer;
   buffer.data = const_cast<std::uint8_t*>(bytes.data());  // NOLINT: ENet's buffer is not const-correct
   buffer.dataLength = bytes.size();
-  // A lost datagram is retried by the client. These go beside ENet, so
-  // they are counted here: ENet's totals hold only its own.
-  const int sent = enet_socket_send(host->socket, &address, &buffer, 1);
+  // A lost datagram is retried by the client. These go beside ENet, and
+  // in the clear (they agree the keys), so they are counted here: ENet's
+  // totals hold only its own.
+  const int sent = send_plain(host->socket, &address, &buffer, 1);
   if (sent > 0) {
     wire.datagrams_sent += 1;
     wire.bytes_sent += static_cast<std::uint64_t>(sent);
@@ -273,6 +288,13 @@ int EnetTransport::Impl::intercept(std::span<const std::uint8_t> datagram, Endpo
     on_challenge_datagram(datagram, from);
     return 1;
   }
+  if (sealing()) {
+    // With sessions sealed, nothing else is ours: a bare ENet datagram
+    // could only be forged.
+    if (is_sealed_datagram(datagram)) return on_sealed_datagram(datagram, from);
+    ++seal_drops.unsealed;
+    return 1;
+  }
   if (is_session_datagram(datagram)) return on_session_datagram(datagram, from);
   if (addressed_to_no_peer(datagram)) {
     if (validator && !may_reach_connect_path(from, monotonic_now())) {
@@ -287,7 +309,7 @@ int EnetTransport::Impl::intercept(std::span<const std::uint8_t> datagram, Endpo
 // Drops a datagram from a connected peer that carries fragments no
 // honest ENet sender makes (enet_guard.h), and closes the peer.
 int EnetTransport::Impl::guard_fragments(std::span<const std::uint8_t> datagram, Endpoint from) {
-  const std::size_t slot = peer_id_of(datagram);
+  const std::size_t slot = peer_slot_of(datagram);
   if (slot >= host->peerCount) return 0;  // ENet drops it
   ENetPeer* peer = &host->peers[slot];
   // Only the peer's own address may get it closed; ENet ignores the rest.
@@ -344,7 +366,10 @@ void EnetTransport::Impl::run_challenge_actions() {
       queued.push_back(disconnected_event(done.id, DisconnectReason::kConnectFailed));
       continue;
     }
+    // The session first: ENet's CONNECT leaves sealed with its keys.
+    open_session(done.session, done.server, done.id);
     adopt(peer, false, done.id);
+    peers.at(done.id).connection_id = done.session.connection_id;
   }
   actions.done.clear();
 }
@@ -356,6 +381,7 @@ void EnetTransport::Impl::drive_validation() {
   run_challenge_actions();
   if (now >= next_expiry) {
     validator->expire(now, unix_now());
+    drop_stale_sessions();
     next_expiry = now + Duration::seconds(1);
   }
 }

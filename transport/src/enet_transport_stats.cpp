@@ -3,6 +3,9 @@
 
 #include <enet/enet.h>
 
+#include <cstdio>
+#include <cstdlib>
+
 #include "enet_transport_impl.h"
 
 namespace tickwire::transport {
@@ -14,6 +17,13 @@ void EnetTransport::Impl::fold_wire_counters() {
   // it. Its counters are 32 bits wide and ENet leaves resetting them to the
   // user; folding after each servicing keeps four gigabytes from passing
   // between two folds.
+  // Every datagram ENet wrote must have passed the seal; one that did not
+  // would have gone out in clear, which must never go unnoticed.
+  if (sealing() && host->totalSentPackets > enet_sends_sealed) {
+    std::fputs("tickwire: an ENet datagram left without its seal; stopping rather than sending in clear\n", stderr);
+    std::abort();
+  }
+  enet_sends_sealed = 0;
   wire.datagrams_sent += host->totalSentPackets;
   wire.bytes_sent += host->totalSentData;
   wire.datagrams_received += host->totalReceivedPackets;
@@ -38,6 +48,13 @@ std::optional<PeerStats> EnetTransport::stats(PeerId peer) const {
 ValidationStats EnetTransport::validation_stats() const {
   ValidationStats stats = impl_->validator ? impl_->validator->stats() : ValidationStats{};
   stats.hostile_datagrams = impl_->hostile_datagrams;
+  const Impl::SealDrops& drops = impl_->seal_drops;
+  stats.unsealed_dropped = drops.unsealed;
+  stats.unknown_connection = drops.unknown_connection;
+  stats.wrong_source = drops.wrong_source;
+  stats.failed_to_verify = drops.failed_to_verify;
+  stats.replayed = drops.replayed;
+  stats.foreign_slot = drops.foreign_slot;
   return stats;
 }
 

@@ -52,6 +52,10 @@ struct ConnectToken {
   std::vector<Address> servers;  // IPv4 literals with ports, 1..kMaxTokenServers
   std::uint64_t client_id = 0;
   std::vector<std::uint8_t> user_data;  // at most kMaxTokenUserData bytes
+  // The key the session's keys are mixed with (docs/security.md), known
+  // only to the backend, the client it handed the token to and the servers.
+  // Carried in the private part.
+  TokenKey session_key;
 };
 
 enum class TokenStatus : std::uint8_t {

@@ -86,6 +86,15 @@ struct ValidationStats {
   // Datagrams from connected peers dropped before ENet for fragments no
   // honest ENet sender makes; each also closes its peer (protocol error).
   std::uint64_t hostile_datagrams = 0;
+  // Datagrams dropped before any peer's state was touched, by reason: a
+  // datagram that fails here can neither end, slow nor speak for a session,
+  // and is never held against the peer it claims to come from.
+  std::uint64_t unsealed_dropped = 0;    // neither a handshake nor a sealed datagram
+  std::uint64_t unknown_connection = 0;  // names no live connection id
+  std::uint64_t wrong_source = 0;        // a live connection id, from another address
+  std::uint64_t failed_to_verify = 0;    // malformed, altered or forged: the tag did not verify
+  std::uint64_t replayed = 0;            // verified before, or older than the replay window
+  std::uint64_t foreign_slot = 0;        // verified, but naming another peer's ENet slot
 };
 
 struct EnetConfig {
@@ -178,10 +187,10 @@ class EnetTransport final : public Transport {
 
   ValidationStats validation_stats() const;
 
-  // The token sent with later connects (a client refreshing its token
-  // before reconnecting).
+  // The token, and the session key that came with it, sent with later
+  // connects (a client refreshing its token before reconnecting).
   // Fails with kInvalidArgument over challenge::kMaxTokenSize.
-  Result<void> set_connect_token(std::vector<std::uint8_t> token);
+  Result<void> set_connect_token(std::vector<std::uint8_t> token, const TokenKey& session_key);
 
   // Defined in the source file only; public so that ENet's callbacks there
   // can name it.
