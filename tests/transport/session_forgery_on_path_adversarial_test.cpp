@@ -80,12 +80,14 @@ class OnPath : public testing::TestWithParam<SessionMode> {
   // the rewritten copies and the replays from `from`.
   void capture_rewrite_replay(const Address& from, const Address& to, const char* direction) {
     VictimSession& s = *session_;
+    const EnetTransport& receiver = to.port == s.server_address.port ? *s.server.transport : *s.victim.transport;
     (void)sockets_->sniffer->drain();
     s.exchange();
     s.pump(100ms);
     const auto captured = pick_payload_datagram(sockets_->sniffer->drain(), from, to);
     ASSERT_TRUE(captured.has_value()) << "no datagram carrying a payload was seen " << direction;
     const std::uint64_t number = packet_number_of(*captured);
+    const std::optional<std::uint64_t> drops_before = server_wide_drops(receiver);
     std::size_t sent = 0;
     for (std::size_t k = 1; k <= kRewrites; ++k) {
       sent += sockets_->spoofer->send(from, to, rewrite(*captured, number + k)) ? 1U : 0U;
@@ -98,6 +100,10 @@ class OnPath : public testing::TestWithParam<SessionMode> {
     std::printf("captured a %zu-byte datagram %s; sent %zu rewritten copies and exact replays\n", captured->size(),
                 direction, sent);
     s.pump(100ms);
+    if (const auto drops_after = server_wide_drops(receiver); drops_after && drops_before) {
+      // Each copy was dropped, and counted (as forged or as replayed).
+      EXPECT_GE(*drops_after - *drops_before, sent) << "copies that were not counted as dropped";
+    }
   }
 
   VictimSession& session() { return *session_; }

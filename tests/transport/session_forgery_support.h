@@ -73,10 +73,11 @@ struct VictimSession {
   std::uint32_t next_number_ = 0;
 };
 
-// Datagrams the server dropped without touching any peer (forged, replayed,
-// or not sealed), counted server-wide. Nothing while the transport does
-// not count them: a test asserts on it only when it is there.
-std::optional<std::uint64_t> server_wide_drops(const EnetTransport& transport);
+// Datagrams a transport dropped without touching any peer (not sealed,
+// naming no live connection or from the wrong address, failing to verify,
+// replayed, naming another peer's slot), counted transport-wide over every
+// reason. Optional so that a transport without the counts needs one change here.
+std::optional<std::uint64_t> server_wide_drops(const EnetTransport& transport);  // a client's too
 
 // The raw sockets an attack needs, or the reason they are unavailable.
 struct AttackSockets {

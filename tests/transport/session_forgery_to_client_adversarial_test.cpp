@@ -33,6 +33,7 @@ class SpoofedToClient : public testing::TestWithParam<SessionMode> {
     VictimSession& s = *session_;
     std::mt19937_64 rng = seeded_rng();
     std::size_t bursts = 0;
+    const std::optional<std::uint64_t> drops_before = server_wide_drops(*s.victim.transport);
     // The client's socket listens on every interface; loopback reaches it.
     const Address victim{"127.0.0.1", s.victim_address.port};
     const SprayResult result = spray(*sockets_->spoofer, s.server_address, victim, content, budget, rng, [&] {
@@ -43,6 +44,12 @@ class SpoofedToClient : public testing::TestWithParam<SessionMode> {
                 static_cast<unsigned long long>(result.sent), static_cast<unsigned long long>(result.legacy),
                 static_cast<unsigned long long>(result.sealed));
     s.pump(100ms);
+    if (const auto drops_after = server_wide_drops(*s.victim.transport); drops_after && drops_before) {
+      // The client counts what it drops as the server does.
+      std::printf("the client dropped %llu before any session state\n",
+                  static_cast<unsigned long long>(*drops_after - *drops_before));
+      EXPECT_GE(*drops_after - *drops_before, (result.sent - result.refused) / 2);
+    }
   }
 
   VictimSession& session() { return *session_; }
