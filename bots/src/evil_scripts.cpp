@@ -96,7 +96,7 @@ std::string evil_summary_text(const std::vector<EvilScriptOutcome>& outcomes) {
   std::string out = "evil bots (not counted above; each should end with the reason in brackets)\n";
   for (const EvilScriptOutcome& o : outcomes) {
     std::string line = "  " + o.script;
-    line.resize(std::max<std::size_t>(line.size(), 12), ' ');
+    line.resize(std::max<std::size_t>(line.size() + 1, 12), ' ');  // a space after a long name too
     line += std::to_string(o.bots) + " bots [" + o.expected_reason + "]:";
     for (const auto& [reason, count] : o.ended) line += " " + reason + " " + std::to_string(count) + ",";
     line += " still connected " + std::to_string(o.still_connected);

@@ -72,7 +72,13 @@ void EvilBot::attack_session(Time now) {
   }
   const bool replay = kind_ == EvilKind::kReplay;
   const std::uint64_t budget = replay ? std::min(config_.spoof_budget, kReplayBudget) : config_.spoof_budget;
-  if (s.sent >= budget) return ended(kNoHarmSeen);
+  if (s.sent >= budget) {
+    if (config_.logger) {
+      config_.logger->info("{}: {} datagrams sent from {} to {}; the victim is still connected", config_.name, s.sent,
+                           s.victim->to_string(), s.server->to_string());
+    }
+    return ended(kNoHarmSeen);
+  }
 
   std::vector<std::uint8_t> payload;
   if (kind_ == EvilKind::kSpoofKeepAlive)
