@@ -5,6 +5,7 @@
 // payload delivered that the victim or the server never sent, and no
 // disconnect. Needs raw sockets (root); skipped, saying so, without them.
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -21,12 +22,9 @@ using namespace transport::enet_testing;  // NOLINT(google-build-using-namespace
 using transport::Address;
 
 Ipv4Endpoint endpoint_of(const Address& address) {
-  std::uint32_t a = 0;
-  std::uint32_t b = 0;
-  std::uint32_t c = 0;
-  std::uint32_t d = 0;
-  std::sscanf(address.host.c_str(), "%u.%u.%u.%u", &a, &b, &c, &d);  // NOLINT(cert-err34-c)
-  return Ipv4Endpoint{(a << 24) | (b << 16) | (c << 8) | d, address.port};
+  in_addr parsed{};
+  EXPECT_EQ(::inet_pton(AF_INET, address.host.c_str(), &parsed), 1) << address.host;
+  return Ipv4Endpoint{ntohl(parsed.s_addr), address.port};
 }
 
 std::vector<std::uint8_t> honest_payload(std::uint32_t number) {
@@ -107,7 +105,7 @@ TEST_P(SpoofSessionAttack, SendsItsBudgetAndDoesNoHarm) {
   }
   ASSERT_TRUE(result->ok()) << result->error().detail;
   const SessionAttackResult& r = result->value();
-  std::fputs(session_attack_text(config, r).c_str(), stdout);
+  std::printf("%s", session_attack_text(config, r).c_str());
   EXPECT_EQ(r.sent, config.budget);
   EXPECT_FALSE(r.harm) << r.harm_detail;
   EXPECT_TRUE(server.of_type(Type::kDisconnected).empty()) << "the server lost the victim";

@@ -38,7 +38,7 @@ int run_session(const tickwire::spoof::Options& options) {
     std::cerr << "tickwire-spoof: " << result.error().detail << "\n";
     return 1;
   }
-  if (!options.quiet) std::fputs(session_attack_text(config, *result).c_str(), stdout);
+  if (!options.quiet) std::printf("%s", session_attack_text(config, *result).c_str());
   if (!options.json_path.empty()) {
     std::ofstream json(options.json_path);
     json << session_attack_json(config, *result);
