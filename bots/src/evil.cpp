@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "bot_socket.h"
+#include "evil_session.h"
 namespace tickwire::bots {
 namespace {
 
@@ -33,6 +34,10 @@ EvilBot::EvilBot(EvilBotConfig config) : config_(std::move(config)), forge_(game
 
 void EvilBot::update(Time now) {
   if (left_ || end_.reason) return;
+  if (attacks_a_session(kind_)) {
+    attack_session(now);
+    return;
+  }
   if (!net_) {
     connect(now);
     return;
@@ -45,6 +50,10 @@ void EvilBot::update(Time now) {
 }
 
 void EvilBot::conclude(Time now) {
+  if (attacks_a_session(kind_)) {
+    conclude_attack();
+    return;
+  }
   silent_until_.reset();
   if (net_ && !end_.reason) take_events(now);
 }
@@ -135,7 +144,11 @@ void EvilBot::misbehave(Time now) {
     }
     case EvilKind::kNan: send(Delivery::kUnreliable, forge_.out_of_range_input(tick + 2, now), now); break;
     case EvilKind::kStall:
-    case EvilKind::kMute: break;
+    case EvilKind::kMute:
+    case EvilKind::kSpoofDisconnect:
+    case EvilKind::kSpoofKeepAlive:
+    case EvilKind::kForgeInput:
+    case EvilKind::kReplay: break;
   }
 }
 

@@ -7,6 +7,7 @@
 #include <spdlog/logger.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,12 +35,23 @@ struct EvilBotConfig {
   Duration timeout = Duration::seconds(5);       // the bots' --timeout
   int frame_rate = 60;
   std::shared_ptr<spdlog::logger> logger;
+  // Session attackers (attacks_a_session): the honest bot to attack, once
+  // one is connected (its address as the server sees it), whether it still
+  // is, and how many datagrams to spend on it.
+  std::function<std::optional<transport::Address>()> victim;
+  std::function<bool()> victim_connected;
+  std::uint64_t spoof_budget = 65536;
 };
+
+struct SessionSpoofer;  // evil_session.cpp
 
 class EvilBot {
  public:
   // Throws std::invalid_argument without a script or a game.
   explicit EvilBot(EvilBotConfig config);
+  ~EvilBot();
+  EvilBot(const EvilBot&) = delete;
+  EvilBot& operator=(const EvilBot&) = delete;
 
   // Once per frame; the first call connects.
   void update(Time now);
@@ -51,7 +63,7 @@ class EvilBot {
   // After leave(): lets the goodbye go out.
   void drain(Time now);
 
-  bool started() const { return net_ != nullptr || end_.reason.has_value(); }
+  bool started() const { return net_ != nullptr || spoofer_ != nullptr || end_.reason.has_value(); }
   const EvilEnd& end() const { return end_; }
 
  private:
@@ -63,6 +75,9 @@ class EvilBot {
   // The server's tick now, reckoned from the Welcome.
   Tick server_tick(Time now) const;
   void ended(const std::string& reason);
+  // evil_session.cpp: a session attacker's frame, and its end.
+  void attack_session(Time now);
+  void conclude_attack();
 
   EvilBotConfig config_;
   EvilKind kind_;
@@ -80,6 +95,7 @@ class EvilBot {
   std::vector<std::size_t> lengths_;
   std::size_t next_length_ = 0;
   EvilEnd end_;
+  std::unique_ptr<SessionSpoofer> spoofer_;
 };
 
 }  // namespace tickwire::bots

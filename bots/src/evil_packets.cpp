@@ -78,6 +78,15 @@ std::vector<std::uint8_t> PacketForge::keep_alive(Time now) {
   return w.take();
 }
 
+std::vector<std::uint8_t> PacketForge::keep_alive_numbered(std::uint16_t sequence, Time now) {
+  PacketHeader header = channel_.next_header(PacketType::kKeepAlive, now);
+  header.sequence = Sequence(sequence);
+  KeepAlive body;
+  BitWriter w(64);
+  if (!serialize(w, header) || !serialize(w, body)) return {};
+  return w.take();
+}
+
 std::vector<std::uint8_t> random_bytes(transport::SimRng& rng, std::size_t length) {
   std::vector<std::uint8_t> bytes(length);
   for (auto& b : bytes) b = static_cast<std::uint8_t>(rng.next());

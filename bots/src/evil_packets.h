@@ -40,6 +40,9 @@ class PacketForge {
   // input type has no field with such codes.
   std::vector<std::uint8_t> out_of_range_input(Tick first_tick, Time now);
   std::vector<std::uint8_t> keep_alive(Time now);
+  // A keep-alive carrying `sequence` instead of the next number: one far
+  // ahead of the receiver's window moves it there, if it is accepted.
+  std::vector<std::uint8_t> keep_alive_numbered(std::uint16_t sequence, Time now);
 
  private:
   const GameSetup* game_;

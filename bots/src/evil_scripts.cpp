@@ -18,8 +18,26 @@ const std::vector<EvilScriptInfo>& evil_scripts() {
        "protocol error"},
       {"stall", EvilKind::kStall, "opens the connection and never says hello", "handshake timed out"},
       {"mute", EvilKind::kMute, "joins, then neither reads nor sends for --timeout + 2 s", "timed out"},
+      {"spoof-disconnect", EvilKind::kSpoofDisconnect,
+       "from an honest bot's address (raw socket): ENet DISCONNECTs to every peer slot and session, then sealed "
+       "guesses",
+       kNoHarmSeen},
+      {"spoof-keepalive", EvilKind::kSpoofKeepAlive,
+       "from an honest bot's address (raw socket): keep-alives numbered far ahead, in the old framing and sealed",
+       kNoHarmSeen},
+      {"forge-input", EvilKind::kForgeInput,
+       "from an honest bot's address (raw socket): inputs for far-future ticks, in the old framing and sealed",
+       kNoHarmSeen},
+      {"replay", EvilKind::kReplay,
+       "an honest bot's datagrams captured on the path, replayed and rewritten from its address (raw sockets)",
+       kNoHarmSeen},
   };
   return all;
+}
+
+bool attacks_a_session(EvilKind kind) {
+  return kind == EvilKind::kSpoofDisconnect || kind == EvilKind::kSpoofKeepAlive || kind == EvilKind::kForgeInput ||
+         kind == EvilKind::kReplay;
 }
 
 const EvilScriptInfo* find_evil_script(std::string_view name) {
@@ -78,7 +96,7 @@ std::string evil_summary_text(const std::vector<EvilScriptOutcome>& outcomes) {
   std::string out = "evil bots (not counted above; each should end with the reason in brackets)\n";
   for (const EvilScriptOutcome& o : outcomes) {
     std::string line = "  " + o.script;
-    line.resize(std::max<std::size_t>(line.size(), 12), ' ');
+    line.resize(std::max<std::size_t>(line.size() + 1, 12), ' ');  // a space after a long name too
     line += std::to_string(o.bots) + " bots [" + o.expected_reason + "]:";
     for (const auto& [reason, count] : o.ended) line += " " + reason + " " + std::to_string(count) + ",";
     line += " still connected " + std::to_string(o.still_connected);

@@ -20,7 +20,26 @@
 
 namespace tickwire::bots {
 
-enum class EvilKind : std::uint8_t { kGarbage, kFlood, kFuture, kNan, kStall, kMute };
+enum class EvilKind : std::uint8_t {
+  kGarbage,
+  kFlood,
+  kFuture,
+  kNan,
+  kStall,
+  kMute,
+  // Attacks on an honest bot's session (evil_session.cpp): these never
+  // connect; they send from the victim's address with a raw socket.
+  kSpoofDisconnect,
+  kSpoofKeepAlive,
+  kForgeInput,
+  kReplay,
+};
+
+// Whether the kind attacks another bot's session rather than playing.
+bool attacks_a_session(EvilKind kind);
+
+// The end of a session attacker that did no harm it could see.
+inline constexpr const char* kNoHarmSeen = "no harm seen";
 
 struct EvilScriptInfo {
   std::string name;

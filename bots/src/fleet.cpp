@@ -44,9 +44,25 @@ Fleet::Fleet(const Options& options, std::shared_ptr<const GameSetup> game, std:
       config.timeout = Duration::micros(static_cast<std::int64_t>(options.timeout_s * 1e6));
       config.frame_rate = options.frame_rate;
       config.logger = logger;
+      if (!bots_.empty()) {
+        // Session attackers take the honest bots in turn as victims.
+        const std::size_t victim = i % bots_.size();
+        config.victim = [this, victim] { return victim_address(victim); };
+        config.victim_connected = [this, victim] { return bots_[victim]->connected(); };
+      }
       evil_.push_back(std::make_unique<EvilBot>(std::move(config)));
     }
   }
+}
+
+std::optional<transport::Address> Fleet::victim_address(std::size_t i) const {
+  const Bot& bot = *bots_[i];
+  if (!bot.connected() || bot.socket() == nullptr) return std::nullopt;
+  const auto local = bot.socket()->local_address();
+  if (!local) return std::nullopt;
+  // The bot's socket listens on every interface; the server sees it at the
+  // address the bot reaches the server from, loopback in an attack run.
+  return transport::Address{"127.0.0.1", local->port};
 }
 
 bool Fleet::due(std::size_t i, std::size_t count, Time now) const {

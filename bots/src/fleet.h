@@ -50,6 +50,9 @@ class Fleet {
   std::size_t evil_size() const { return evil_.size(); }
 
  private:
+  // Honest bot i's address as the server sees it, once it is connected
+  // over a plain socket: what a session attacker spoofs.
+  std::optional<transport::Address> victim_address(std::size_t i) const;
   // Whether the i-th of `count` bots is due to start.
   bool due(std::size_t i, std::size_t count, Time now) const;
 

@@ -128,5 +128,37 @@ TEST(PacketForge, ReadsOnlyAWelcome) {
   EXPECT_EQ(welcome->server_tick, Tick(1234));
 }
 
+TEST(EvilMix, SessionAttackersAreEvilScriptsThatExpectNoHarm) {
+  using Mix = std::vector<std::pair<std::string, int>>;
+  auto mix = parse_evil_mix("spoof-disconnect:1,spoof-keepalive:1,forge-input:2,replay:1");
+  ASSERT_TRUE(std::holds_alternative<Mix>(mix));
+  EXPECT_EQ(std::get<Mix>(mix).size(), 4u);
+  for (const char* name : {"spoof-disconnect", "spoof-keepalive", "forge-input", "replay"}) {
+    const EvilScriptInfo* info = find_evil_script(name);
+    ASSERT_NE(info, nullptr) << name;
+    EXPECT_TRUE(attacks_a_session(info->kind)) << name;
+    EXPECT_EQ(info->expected_reason, kNoHarmSeen) << name;
+  }
+  EXPECT_FALSE(attacks_a_session(find_evil_script("flood")->kind));
+  // A victim that lost its session makes the attacker's end unexpected.
+  const std::vector<EvilEnd> ends = {{"replay", false, std::string(kNoHarmSeen)},
+                                     {"replay", false, std::string("victim harmed: it lost its connection")}};
+  const auto outcomes = tally_evil(ends);
+  ASSERT_EQ(outcomes.size(), 1u);
+  EXPECT_EQ(outcomes[0].unexpected, 1u);
+}
+
+TEST(PacketForge, AKeepAliveCarriesTheSequenceAsked) {
+  const auto game = testing::arena_setup();
+  PacketForge forge(*game);
+  const auto bytes = forge.keep_alive_numbered(40000, Time::from_micros(1000));
+  ASSERT_FALSE(bytes.empty());
+  BitReader r(bytes);
+  PacketHeader header;
+  ASSERT_TRUE(serialize(r, header));
+  EXPECT_EQ(header.prefix.type, PacketType::kKeepAlive);
+  EXPECT_EQ(header.sequence.value(), 40000u);
+}
+
 }  // namespace
 }  // namespace tickwire::bots

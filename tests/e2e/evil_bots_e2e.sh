@@ -4,6 +4,11 @@
 # thresholds hold, that every evil bot ends rejected or disconnected with
 # the reason its script expects, and that the server survives and exits 0
 # on SIGINT.
+# As root, session attackers join in: from four honest bots' addresses
+# (raw sockets) they spoof DISCONNECTs, keep-alives numbered far ahead and
+# far-future inputs, and replay and rewrite the bots' captured datagrams;
+# every honest bot must still play unharmed. Without root they are left out
+# and the run says so.
 # Usage: evil_bots_e2e.sh SERVER_BIN BOTS_BIN
 set -u
 server_bin=${1:?server binary}
@@ -22,8 +27,16 @@ for _ in $(seq 50); do
 done
 grep -q "listening on" "$work/server.log" || { cat "$work/server.log"; echo "server did not start"; exit 1; }
 
+session_attackers=(spoof-disconnect spoof-keepalive forge-input replay)
+evil=garbage:2,flood:2,future:2,nan:2,stall:2,mute:2
+if [ "$(id -u)" -eq 0 ]; then
+  for script in "${session_attackers[@]}"; do evil="$evil,$script:1"; done
+else
+  echo "note: not root, so no raw sockets: the session attackers (${session_attackers[*]}) are left out"
+  session_attackers=()
+fi
 "$bots_bin" --connect "127.0.0.1:$port" --bots 8 --script wander --ramp 1 --duration 20 \
-  --evil garbage:2,flood:2,future:2,nan:2,stall:2,mute:2 >"$work/bots.log" 2>&1
+  --evil "$evil" >"$work/bots.log" 2>&1
 bots_status=$?
 cat "$work/bots.log"
 fail() {
@@ -44,6 +57,11 @@ for expected in "garbage:protocol error" "flood:flooding" "future:protocol error
     fail "evil $script bots did not all end with '$reason'"
 done
 
+for script in "${session_attackers[@]}"; do
+  grep -Eq "^  $script +1 bots \[no harm seen\]: no harm seen 1, still connected 0$" "$work/bots.log" ||
+    fail "the session attacker $script did harm, or did not finish its attack"
+done
+
 # The server is still serving: one more honest bot gets in and plays.
 "$bots_bin" --connect "127.0.0.1:$port" --bots 1 --duration 2 >"$work/after.log" 2>&1 ||
   { cat "$work/after.log"; fail "an honest bot could not play after the attack"; }
@@ -54,4 +72,4 @@ status=$?
 [ "$status" -eq 0 ] || fail "server exited with $status after SIGINT"
 grep -q "flooding" "$work/server.log" || fail "the server did not say it disconnected a flood"
 grep -q "inputs refused" "$work/server.log" || fail "the server did not say it disconnected a future-tick claimer"
-echo "e2e ok: 8 honest bots unaffected, 12 evil bots all turned away, server exited 0"
+echo "e2e ok: 8 honest bots unaffected, 12 evil bots all turned away, ${#session_attackers[@]} session attacks harmless, server exited 0"

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <random>
 
+#include "session_attack.h"
 #include "tickwire/transport/address.h"
 
 namespace tickwire::spoof {
@@ -19,13 +20,6 @@ int refuse(const std::string& message) {
 }
 
 }  // namespace
-
-std::string Ipv4Endpoint::host() const {
-  return std::to_string(address >> 24) + "." + std::to_string((address >> 16) & 0xFF) + "." +
-         std::to_string((address >> 8) & 0xFF) + "." + std::to_string(address & 0xFF);
-}
-
-std::string Ipv4Endpoint::to_string() const { return host() + ":" + std::to_string(port); }
 
 Result<Ipv4Endpoint> parse_loopback_target(std::string_view text) {
   auto parsed = transport::Address::parse(text);
@@ -65,6 +59,8 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
   std::string target;
   std::string mix;
   std::uint64_t seed = 0;
+  std::string attack;
+  std::string victim;
   CLI::App app{
       "tickwire-spoof: sends connect attempts to a Tickwire server from many forged loopback source addresses "
       "(127.66.0.1, 127.66.0.2, ...) that never answer, and reports how much the server sent back to them. "
@@ -78,6 +74,13 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
   auto* seed_option = app.add_option("--seed", seed, "Random seed (default: drawn at random)");
   app.add_option("--json", o.json_path, "Write the summary as JSON to this file");
   app.add_flag("--quiet", o.quiet, "Print nothing but errors");
+  app.add_option("--attack", attack,
+                 "Attack one connected session instead (needs root or CAP_NET_RAW): " + session_attack_names());
+  app.add_option("--victim", victim, "With --attack: the victim client's address HOST:PORT (loopback only)");
+  app.add_flag("--toward-client", o.toward_client, "With --attack: spoof the server's address toward the victim");
+  app.add_option("--budget", o.budget, "With --attack: datagrams to send (a long run: 1000000)")->capture_default_str();
+  app.add_option("--watch", o.watch_s, "With --attack: seconds the session is watched before and after")
+      ->capture_default_str();
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -97,6 +100,15 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv) {
     auto kinds = parse_mix(mix);
     if (!kinds) return refuse(kinds.error().detail);
     o.mix = std::move(*kinds);
+  }
+  if (!attack.empty() || !victim.empty()) {
+    o.attack = session_attack_from_string(attack);
+    if (!o.attack) return refuse("--attack: unknown attack '" + attack + "' (attacks: " + session_attack_names() + ")");
+    auto victim_endpoint = parse_loopback_target(victim);
+    if (victim.empty() || !victim_endpoint) return refuse("--attack needs --victim HOST:PORT on loopback");
+    o.victim = *victim_endpoint;
+    if (o.budget < 1 || o.budget > 100'000'000) return refuse("--budget must be 1..100000000");
+    if (!(o.watch_s > 0.0 && o.watch_s <= 60.0)) return refuse("--watch must be above 0 and at most 60");
   }
   if (seed_option->count() > 0) {
     o.seed = seed;

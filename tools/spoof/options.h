@@ -3,34 +3,24 @@
 // bad value exits with status 2 and a one-line message.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
 
 #include "datagrams.h"
+#include "raw_ip.h"
 #include "tickwire/core/result.h"
 
 namespace tickwire::spoof {
-
-// An IPv4 endpoint with the address in host byte order.
-struct Ipv4Endpoint {
-  std::uint32_t address = 0;
-  std::uint16_t port = 0;
-  std::string to_string() const;  // A.B.C.D:PORT
-  std::string host() const;       // A.B.C.D
-  auto operator<=>(const Ipv4Endpoint&) const = default;
-};
-
-// 127.0.0.0/8: the only network the tool will send to.
-inline constexpr std::uint32_t kLoopbackNet = 0x7F000000;
-inline constexpr std::uint32_t kLoopbackMask = 0xFF000000;
-inline constexpr bool is_loopback(std::uint32_t address) { return (address & kLoopbackMask) == kLoopbackNet; }
 
 // The forged sources are 127.66.0.1, 127.66.0.2, ...: 65535 of them stay
 // inside 127.66.0.0/16.
 inline constexpr std::uint32_t kFirstSource = 0x7F420001;
 inline constexpr int kMaxSources = 65535;
+
+enum class SessionAttack : std::uint8_t;
 
 struct Options {
   Ipv4Endpoint target;
@@ -41,6 +31,13 @@ struct Options {
   std::uint64_t seed = 0;
   std::string json_path;
   bool quiet = false;
+  // --attack: an attack on one connected session (session_attack.h) instead
+  // of the connect flood; --target is then the victim's server.
+  std::optional<SessionAttack> attack;
+  Ipv4Endpoint victim;
+  bool toward_client = false;
+  std::uint64_t budget = 65536;
+  double watch_s = 1.0;
 };
 
 // HOST:PORT where HOST is a dotted IPv4 address in 127.0.0.0/8 or
