@@ -167,5 +167,36 @@ TEST(EnetSealedNet, AlteredRenumberedAndReplayedCopiesChangeNothing) {
       << "the session did not go on";
 }
 
+// A real datagram of the session, sent again from another address: the
+// connection id is live, the source is not its session's.
+TEST(EnetSealedNet, ARealDatagramFromAnotherAddressIsRefused) {
+  Session s = open_session(server_config(), client_config());
+  s.exchange_marker();
+  ASSERT_TRUE(s.pump_until_done([&] { return s.received_by(s.server) == 2; }));
+  std::vector<std::uint8_t> real;
+  for (const auto& d : s.tap->seen) {
+    if (d.to_server && !is_handshake(d.bytes)) real = d.bytes;
+  }
+  ASSERT_FALSE(real.empty());
+  UdpTap elsewhere(s.server.address());  // its back socket: a new source
+  const std::size_t before = s.server.events.size();
+  elsewhere.inject(true, real);
+  s.pump_for(200ms);
+  EXPECT_EQ(s.server.events.size(), before);
+  EXPECT_EQ(s.server.transport->validation_stats().wrong_source, 1U);
+}
+
+// The peer itself, keys and all, sending an unreliable payload over the
+// server's limit: that is the peer's own doing, and closes it.
+TEST(EnetSealedNet, AVerifiedPayloadOverTheLimitClosesItsPeer) {
+  EnetConfig server = server_config();
+  server.limits.max_unreliable_payload = 100;
+  Session s = open_session(server, client_config());
+  ASSERT_TRUE(s.client.transport->send(s.link.at_client, Delivery::kUnreliable, bytes_of(400, 1), wall_now()).ok());
+  s.client.transport->flush(wall_now());
+  ASSERT_TRUE(s.pump_until_done([&] { return s.server.has(Type::kDisconnected, s.link.at_server); }));
+  EXPECT_EQ(s.server.of_type(Type::kDisconnected).back().reason, DisconnectReason::kProtocolError);
+}
+
 }  // namespace
 }  // namespace tickwire::transport::enet_testing
