@@ -9,6 +9,14 @@ namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
+}  // namespace
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
+  return text;
+}
+
 int digit_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -16,11 +24,8 @@ int digit_value(char c) {
   return -1;
 }
 
-}  // namespace
-
 Result<Bytes> parse(std::string_view text, std::string_view what) {
-  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
+  text = trim(text);
   Bytes out{};
   const std::string prefix = std::string(what) + " is " + std::to_string(2 * out.size()) + " hexadecimal digits";
   if (text.size() != 2 * out.size()) {

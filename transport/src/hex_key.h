@@ -13,6 +13,11 @@ namespace tickwire::transport::hex_key {
 
 using Bytes = std::array<std::uint8_t, 32>;
 
+// The text without whitespace around it.
+std::string_view trim(std::string_view text);
+// A hexadecimal digit's value, or -1 for any other character.
+int digit_value(char c);
+
 // 64 hexadecimal digits, whitespace around them ignored. `what` names the
 // key in errors ("a connect-token key").
 Result<Bytes> parse(std::string_view text, std::string_view what);
