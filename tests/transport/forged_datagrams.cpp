@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <stdexcept>
 
 namespace tickwire::transport::enet_testing {
 namespace {
@@ -86,8 +87,17 @@ std::uint64_t spoof_budget() {
   return std::uint64_t{1} << 16;
 }
 
-SprayResult spray(SpoofingSocket& socket, const Address& from, const Address& to, const ForgedContent& content,
-                  std::uint64_t budget, std::mt19937_64& rng, const std::function<void()>& between, std::size_t batch) {
+spoof::Ipv4Endpoint raw_endpoint(const Address& address) {
+  const std::optional<spoof::Ipv4Endpoint> endpoint = spoof::ipv4_endpoint(address);
+  if (!endpoint) throw std::invalid_argument("not an IPv4 address for a raw socket: " + address.to_string());
+  return *endpoint;
+}
+
+SprayResult spray(spoof::RawSender& socket, const Address& from_address, const Address& to_address,
+                  const ForgedContent& content, std::uint64_t budget, std::mt19937_64& rng,
+                  const std::function<void()>& between, std::size_t batch) {
+  const spoof::Ipv4Endpoint from = raw_endpoint(from_address);
+  const spoof::Ipv4Endpoint to = raw_endpoint(to_address);
   SprayResult result;
   const auto count = [&](bool sent) {
     ++result.sent;

@@ -17,7 +17,7 @@
 #include <span>
 #include <vector>
 
-#include "spoofing_socket.h"
+#include "raw_ip.h"
 #include "tickwire/transport/address.h"
 
 namespace tickwire::transport::enet_testing {
@@ -74,12 +74,16 @@ struct SprayResult {
 // set (a long run: 1000000), otherwise 65536 to keep CI fast.
 std::uint64_t spoof_budget();
 
+// `address` as raw IPv4 sockets name it; throws for a host that is not a
+// dotted IPv4 address, which a test's loopback session never has.
+spoof::Ipv4Endpoint raw_endpoint(const Address& address);
+
 // Spends `budget` datagrams from `from` to `to`: every ENet slot and session
 // first (as far as the budget goes), then sealed guesses under random
 // connection ids and packet numbers, the two kinds of body alternating.
 // `between` runs every `batch` datagrams so the receivers keep reading
 // (the kernel would otherwise drop what their sockets cannot hold).
-SprayResult spray(SpoofingSocket& socket, const Address& from, const Address& to, const ForgedContent& content,
+SprayResult spray(spoof::RawSender& socket, const Address& from, const Address& to, const ForgedContent& content,
                   std::uint64_t budget, std::mt19937_64& rng, const std::function<void()>& between,
                   std::size_t batch = 256);
 

@@ -32,10 +32,10 @@ bool carries_honest_plaintext(const std::vector<std::uint8_t>& d) {
 // The captured datagram that carries an unreliable payload: in the old
 // framing, one whose payload reads in the clear; sealed, the largest
 // holding a session payload (K = 1).
-std::optional<std::vector<std::uint8_t>> pick_payload_datagram(const std::vector<SniffedDatagram>& seen,
+std::optional<std::vector<std::uint8_t>> pick_payload_datagram(const std::vector<spoof::SeenDatagram>& seen,
                                                                const Address& from, const Address& to) {
   std::optional<std::vector<std::uint8_t>> best;
-  for (const SniffedDatagram& d : seen) {
+  for (const spoof::SeenDatagram& d : seen) {
     if (d.from.port != from.port || d.to.port != to.port) continue;
     if (carries_honest_plaintext(d.payload)) return d.payload;
     if (looks_sealed(d.payload) && (d.payload[0] & 0x20) != 0 && (!best || d.payload.size() > best->size())) {
@@ -88,13 +88,15 @@ class OnPath : public testing::TestWithParam<SessionMode> {
     ASSERT_TRUE(captured.has_value()) << "no datagram carrying a payload was seen " << direction;
     const std::uint64_t number = packet_number_of(*captured);
     const std::optional<std::uint64_t> drops_before = server_wide_drops(receiver);
+    const spoof::Ipv4Endpoint raw_from = raw_endpoint(from);
+    const spoof::Ipv4Endpoint raw_to = raw_endpoint(to);
     std::size_t sent = 0;
     for (std::size_t k = 1; k <= kRewrites; ++k) {
-      sent += sockets_->spoofer->send(from, to, rewrite(*captured, number + k)) ? 1U : 0U;
+      sent += sockets_->spoofer->send(raw_from, raw_to, rewrite(*captured, number + k)) ? 1U : 0U;
       if (k % 32 == 0) s.poll();
     }
     for (std::size_t k = 0; k < kReplays; ++k) {
-      sent += sockets_->spoofer->send(from, to, *captured) ? 1U : 0U;
+      sent += sockets_->spoofer->send(raw_from, raw_to, *captured) ? 1U : 0U;
       if (k % 32 == 0) s.poll();
     }
     std::printf("captured a %zu-byte datagram %s; sent %zu rewritten copies and exact replays\n", captured->size(),

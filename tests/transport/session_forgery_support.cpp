@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <set>
+#include <utility>
 
 #include "tickwire/transport/connect_token.h"
 #include "tickwire/transport/server_identity.h"
@@ -207,8 +208,19 @@ std::optional<std::uint64_t> server_wide_drops(const EnetTransport& transport) {
 }
 
 AttackSockets::AttackSockets(bool with_sniffer) {
-  spoofer = SpoofingSocket::open(unavailable);
-  if (spoofer && with_sniffer) sniffer = Sniffer::open(unavailable);
+  auto sender = spoof::RawSender::open();
+  if (!sender) {
+    unavailable = sender.error().detail;
+    return;
+  }
+  spoofer.emplace(std::move(*sender));
+  if (!with_sniffer) return;
+  auto watcher = spoof::RawSniffer::open();
+  if (!watcher) {
+    unavailable = watcher.error().detail;
+    return;
+  }
+  sniffer.emplace(std::move(*watcher));
 }
 
 std::mt19937_64 seeded_rng() { return std::mt19937_64(test_seed()); }

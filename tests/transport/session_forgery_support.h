@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "enet_test_support.h"
-#include "spoofing_socket.h"
+#include "raw_ip.h"
 
 namespace tickwire::transport::enet_testing {
 
@@ -81,17 +81,16 @@ std::optional<std::uint64_t> server_wide_drops(const EnetTransport& transport); 
 
 // The raw sockets an attack needs, or the reason they are unavailable.
 struct AttackSockets {
-  std::optional<SpoofingSocket> spoofer;
-  std::optional<Sniffer> sniffer;
+  std::optional<spoof::RawSender> spoofer;
+  std::optional<spoof::RawSniffer> sniffer;
   std::string unavailable;
   AttackSockets(bool with_sniffer);
 };
 
 // Skips the test, naming the reason, when raw sockets are unavailable.
-#define TICKWIRE_REQUIRE_RAW_SOCKETS(sockets)                                                \
-  do {                                                                                       \
-    if (!(sockets).unavailable.empty())                                                      \
-      GTEST_SKIP() << "spoofing needs raw sockets (run as root): " << (sockets).unavailable; \
+#define TICKWIRE_REQUIRE_RAW_SOCKETS(sockets)                                                                    \
+  do {                                                                                                           \
+    if (!(sockets).unavailable.empty()) GTEST_SKIP() << "spoofing needs raw sockets: " << (sockets).unavailable; \
   } while (false)
 
 std::mt19937_64 seeded_rng();

@@ -65,7 +65,7 @@ class SpoofedToServer : public testing::TestWithParam<SessionMode> {
   }
 
   VictimSession& session() { return *session_; }
-  SpoofingSocket& spoofer() { return *sockets_->spoofer; }
+  spoof::RawSender& spoofer() { return *sockets_->spoofer; }
 
  private:
   std::optional<AttackSockets> sockets_;

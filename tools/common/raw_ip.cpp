@@ -47,6 +47,13 @@ std::string Ipv4Endpoint::host() const {
 
 std::string Ipv4Endpoint::to_string() const { return host() + ":" + std::to_string(port); }
 
+std::optional<Ipv4Endpoint> ipv4_endpoint(const transport::Address& address) {
+  const std::string host = address.host == "localhost" ? "127.0.0.1" : address.host;
+  in_addr parsed{};
+  if (::inet_pton(AF_INET, host.c_str(), &parsed) != 1) return std::nullopt;
+  return Ipv4Endpoint{ntohl(parsed.s_addr), address.port};
+}
+
 Result<RawSender> RawSender::open() {
   // IPPROTO_RAW implies IP_HDRINCL: the IPv4 header, source included, is ours.
   const int fd = ::socket(AF_INET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_RAW);

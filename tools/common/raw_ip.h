@@ -4,11 +4,13 @@
 // crossing loopback. Both need root or CAP_NET_RAW.
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "tickwire/core/result.h"
+#include "tickwire/transport/address.h"
 
 namespace tickwire::spoof {
 
@@ -25,6 +27,10 @@ struct Ipv4Endpoint {
 inline constexpr std::uint32_t kLoopbackNet = 0x7F000000;
 inline constexpr std::uint32_t kLoopbackMask = 0xFF000000;
 inline constexpr bool is_loopback(std::uint32_t address) { return (address & kLoopbackMask) == kLoopbackNet; }
+
+// The endpoint of a dotted IPv4 address ("localhost" reads as 127.0.0.1);
+// empty for a host name or an IPv6 address, which raw IPv4 cannot reach.
+std::optional<Ipv4Endpoint> ipv4_endpoint(const transport::Address& address);
 
 class RawSender {
  public:

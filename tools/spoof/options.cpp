@@ -1,7 +1,5 @@
 #include "options.h"
 
-#include <arpa/inet.h>
-
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <random>
@@ -24,18 +22,14 @@ int refuse(const std::string& message) {
 Result<Ipv4Endpoint> parse_loopback_target(std::string_view text) {
   auto parsed = transport::Address::parse(text);
   if (!parsed) return invalid("--target: " + parsed.error().detail);
-  const std::string host = parsed->host == "localhost" ? "127.0.0.1" : parsed->host;
-  in_addr address{};
-  if (::inet_pton(AF_INET, host.c_str(), &address) != 1) {
-    return invalid("--target: '" + std::string(text) + "' is not an IPv4 address with a port");
-  }
-  Ipv4Endpoint target{ntohl(address.s_addr), parsed->port};
+  const std::optional<Ipv4Endpoint> target = ipv4_endpoint(*parsed);
+  if (!target) return invalid("--target: '" + std::string(text) + "' is not an IPv4 address with a port");
   // Spoofing is only simulated on this machine's loopback network; the
   // tool must never become a way to flood someone else.
-  if (!is_loopback(target.address)) {
-    return invalid("--target: refusing " + host + ": only loopback targets (127.0.0.0/8) are allowed");
+  if (!is_loopback(target->address)) {
+    return invalid("--target: refusing " + target->host() + ": only loopback targets (127.0.0.0/8) are allowed");
   }
-  return target;
+  return *target;
 }
 
 Result<std::vector<Kind>> parse_mix(std::string_view text) {
