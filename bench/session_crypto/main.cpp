@@ -195,7 +195,7 @@ void print_handshake(const HandshakeCosts& c) {
   row("client session keys", c.client_keys_us);
   row("client session keys, mixed with a token's session key", c.client_keys_token_us);
   row("confirmation (keyed BLAKE2b-128)", c.confirmation_us);
-  row("Ed25519 sign (the ACCEPTED's transcript, 98 bytes)", c.sign_us);
+  row("Ed25519 sign (the ACCEPTED's transcript, 99 bytes)", c.sign_us);
   row("Ed25519 verify (a client pinning the server's key)", c.verify_us);
   row("identity key pair from its seed (once per server start)", c.identity_from_seed_us);
   row("server, one accepted RESPONSE, no token", c.server_total_us(false));

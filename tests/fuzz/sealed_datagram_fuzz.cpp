@@ -2,10 +2,12 @@
 // (transport/src/sealed_channel.h), opened by a receiver that has already
 // verified some real traffic.
 //
-// The first input byte picks the session's mode (bit 0: plaintext) and how
-// many real datagrams the receiver verifies first (bits 1..7); the rest is
-// a run of datagrams, each a 2-byte little-endian length and its bytes,
-// every one offered to the receiver.
+// The first input byte picks the session's mode (bit 0: plaintext), its
+// cipher (bit 1: AES-256-GCM, else ChaCha20-Poly1305; an AES input is
+// skipped on a CPU without AES instructions) and how many real datagrams the
+// receiver verifies first (bits 2..7); the rest is a run of datagrams, each
+// a 2-byte little-endian length and its bytes, every one offered to the
+// receiver.
 //
 // Invariants: open never reads or writes out of bounds; a datagram that
 // opens is no longer offered twice with success (the replay window); in an
@@ -30,10 +32,11 @@ namespace {
 
 using namespace tickwire::transport;
 
-SessionParams params(bool plaintext, bool receiver) {
+SessionParams params(bool plaintext, SessionCipher cipher, bool receiver) {
   SessionParams p;
   p.connection_id = 0x5EA1ED01;
   p.plaintext = plaintext;
+  p.cipher = cipher;
   p.keys.send.fill(receiver ? 0x22 : 0x11);
   p.keys.receive.fill(receiver ? 0x11 : 0x22);
   return p;
@@ -54,9 +57,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size == 0) return 0;
   TICKWIRE_FUZZ_CHECK(sodium_init() >= 0);
   const bool plaintext = (data[0] & 1U) != 0;
-  const int warm_up = data[0] >> 1;
-  SealedChannel sender(params(plaintext, false));
-  SealedChannel receiver(params(plaintext, true));
+  const SessionCipher cipher = (data[0] & 2U) != 0 ? SessionCipher::kAes256Gcm : SessionCipher::kChaCha20Poly1305;
+  const int warm_up = data[0] >> 2;
+  if (cipher == SessionCipher::kAes256Gcm && !aes256gcm_available()) return 0;
+  SealedChannel sender(params(plaintext, cipher, false));
+  SealedChannel receiver(params(plaintext, cipher, true));
   std::set<std::string> sealed_by_sender;
   std::vector<std::uint8_t> out;
   for (int i = 0; i < warm_up; ++i) {
