@@ -11,6 +11,18 @@ std::uint32_t truncated_number(std::span<const std::uint8_t> datagram) {
 
 }  // namespace
 
+std::vector<transport::SessionCipher> available_ciphers() {
+  std::vector<transport::SessionCipher> ciphers{transport::SessionCipher::kChaCha20Poly1305};
+  if (transport::aes256gcm_available()) ciphers.push_back(transport::SessionCipher::kAes256Gcm);
+  return ciphers;
+}
+
+const char* cipher_name(transport::SessionCipher cipher) { return transport::to_string(cipher); }
+
+const char* cipher_json_id(transport::SessionCipher cipher) {
+  return cipher == transport::SessionCipher::kAes256Gcm ? "aes256gcm" : "chacha20poly1305_ietf";
+}
+
 BenchChannel::BenchChannel(const transport::SessionParams& params) : channel_(params) {}
 
 std::size_t BenchChannel::seal(std::span<const std::uint8_t> payload, std::span<std::uint8_t> out) {

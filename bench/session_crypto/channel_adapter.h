@@ -1,14 +1,15 @@
 #pragma once
 // The one place the benchmark touches the sealed-datagram layer
 // (transport/src/sealed_channel.h; docs/wire-format.md, "Sealed
-// datagrams"): seal a payload into a datagram, open one back, and ask a
-// replay window alone whether a datagram would be new. Everything the
-// benchmark times goes through these classes.
+// datagrams"): seal a payload into a datagram, open one back, with either
+// of the session ciphers, and ask a replay window alone whether a datagram
+// would be new. Everything the benchmark times goes through these classes.
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "sealed_channel.h"
 #include "session_params.h"
@@ -17,8 +18,15 @@ namespace tickwire::bench {
 
 inline constexpr std::size_t kDatagramOverhead = transport::kSealOverheadBytes;
 
+// The ciphers a session can seal with on this CPU: ChaCha20-Poly1305
+// always, AES-256-GCM where the CPU has AES instructions (the handshake
+// picks it when both ends do).
+std::vector<transport::SessionCipher> available_ciphers();
+const char* cipher_name(transport::SessionCipher cipher);     // for the table
+const char* cipher_json_id(transport::SessionCipher cipher);  // for the JSON
+
 // One end of a session, as the transport holds it: seals with
-// params.keys.send, opens with params.keys.receive.
+// params.keys.send, opens with params.keys.receive, with params.cipher.
 class BenchChannel {
  public:
   explicit BenchChannel(const transport::SessionParams& params);

@@ -77,13 +77,14 @@ HandshakeCosts measure_handshake_costs(int trials) {
   const std::uint32_t connection_id = 0x5EA1ED01;
   challenge::Confirmation confirmation{};
   costs.confirmation_us =
-      us_per_op(trials, [&] { confirmation = handshake::confirmation(server_keys.send, nonce, connection_id); });
-  check(handshake::confirmation_valid(client_keys.receive, nonce, connection_id, confirmation), "confirmation");
+      us_per_op(trials, [&] { confirmation = handshake::confirmation(server_keys.send, nonce, connection_id, 0); });
+  check(handshake::confirmation_valid(client_keys.receive, nonce, connection_id, 0, confirmation), "confirmation");
 
   const ServerIdentity identity = ServerIdentity::generate();
   costs.identity_from_seed_us = us_per_op(trials, [&] { const handshake::Signer signer(identity); });
   const handshake::Signer signer(identity);
-  const handshake::Transcript transcript{nonce, 0, client_pair.public_key(), server_pair.public_key(), connection_id};
+  const handshake::Transcript transcript{nonce,         0, client_pair.public_key(), server_pair.public_key(),
+                                         connection_id, 0};
   challenge::Signature signature{};
   costs.sign_us = us_per_op(trials, [&] { signature = signer.sign(transcript); });
   costs.verify_us = us_per_op(trials, [&] {

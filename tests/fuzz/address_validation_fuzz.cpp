@@ -11,6 +11,8 @@
 //                     bit 2: the client asks for one
 //                     bits 3-4: the client pins the server's key: 1 the
 //                     right one, 2 another one, 0 or 3 none
+//                     bit 5: the server cannot seal with AES-256-GCM
+//                     bit 6: the client cannot
 //   control  1 byte   bits 0-1: what happens
 //                       0 a datagram reaches the server from kSources[sel]
 //                       1 a datagram reaches the client from kPeers[sel]
@@ -43,9 +45,10 @@
 // answers, decodes as a CHALLENGE (to a HELLO), ACCEPTED (to a RESPONSE)
 // or DENIED (to a RESPONSE or a HELLO of another version) and echoes its
 // nonce; an ACCEPTED carries the connection id of the admission's session,
-// never 0, and is plaintext only when asked for and allowed, and
-// kPlaintextRefused answers only a plaintext request to a server without
-// it; unvalidated_bytes_out never exceeds unvalidated_bytes_in; pending
+// never 0, and is plaintext only when asked for and allowed, chooses
+// AES-256-GCM exactly when the RESPONSE offered it and the server has it
+// (the admitted session's cipher agreeing), and kPlaintextRefused answers
+// only a plaintext request to a server without it; unvalidated_bytes_out never exceeds unvalidated_bytes_in; pending
 // never exceeds max_pending; a source is admitted only while an ACCEPTED
 // sent to that exact endpoint, in answer to its RESPONSE, is younger than
 // admission_lifetime, and `admitted` counts only such answers. The client
@@ -54,7 +57,8 @@
 // nonce or by timing out, and reports success only after a CHALLENGE and
 // then an ACCEPTED from its server for that exchange. An encrypted or
 // pinned success holds the mirror of the session the server admitted for
-// that nonce (a plaintext session without a pin proves nothing, by design);
+// that nonce, cipher included (a plaintext session without a pin proves
+// nothing, by design); a client without AES-256-GCM never ends up with it;
 // a wrongly pinned key never succeeds.
 
 #include <array>
@@ -124,7 +128,8 @@ ChallengeClient::Credentials credentials(const Setup& setup) {
 
 bool mirrored(const SessionParams& client, const SessionParams& server) {
   return client.connection_id == server.connection_id && client.plaintext == server.plaintext &&
-         client.keys.send == server.keys.receive && client.keys.receive == server.keys.send;
+         client.cipher == server.cipher && client.keys.send == server.keys.receive &&
+         client.keys.receive == server.keys.send;
 }
 
 std::uint64_t nonce_of(const challenge::Message& m) {
@@ -146,8 +151,8 @@ class Harness {
   explicit Harness(const Setup& setup)
       : setup_(setup),
         config_(fuzz::validation_config(setup.tokens)),
-        validator_(config_, setup.allow_plaintext),
-        client_(config_.retry_interval, kGiveUpAfter),
+        validator_(config_, setup.allow_plaintext, setup.server_aes),
+        client_(config_.retry_interval, kGiveUpAfter, setup.client_aes),
         next_expiry_(kStart + kExpiryInterval) {
     start_exchange();
   }
@@ -271,7 +276,11 @@ class Harness {
     const SessionParams* session = validator_.session_of(from);
     TICKWIRE_FUZZ_CHECK(session != nullptr && session->connection_id != 0);
     TICKWIRE_FUZZ_CHECK(accepted.connection_id == session->connection_id);
-    TICKWIRE_FUZZ_CHECK(accepted.flags == std::get<challenge::Response>(request).flags);
+    const std::uint8_t asked = std::get<challenge::Response>(request).flags;
+    TICKWIRE_FUZZ_CHECK((accepted.flags & challenge::kFlagPlaintext) == (asked & challenge::kFlagPlaintext));
+    const bool aes = (accepted.flags & challenge::kFlagAes256Gcm) != 0;
+    TICKWIRE_FUZZ_CHECK(aes == ((asked & challenge::kFlagAes256Gcm) != 0 && setup_.server_aes));
+    TICKWIRE_FUZZ_CHECK(session->cipher == (aes ? SessionCipher::kAes256Gcm : SessionCipher::kChaCha20Poly1305));
     TICKWIRE_FUZZ_CHECK(!session->plaintext || setup_.allow_plaintext);
     accepted_at_[from.key()] = now_;
     if (from == kClient) server_sessions_[accepted.nonce] = handshake::SecretSession(*session);
@@ -388,6 +397,7 @@ class Harness {
     TICKWIRE_FUZZ_CHECK(x.challenged && x.accepted);
     TICKWIRE_FUZZ_CHECK(setup_.pin != 2);
     TICKWIRE_FUZZ_CHECK(done.session.connection_id != 0 && done.session.plaintext == setup_.plaintext);
+    TICKWIRE_FUZZ_CHECK(setup_.client_aes || done.session.cipher == SessionCipher::kChaCha20Poly1305);
     if (!setup_.verified()) return;
     const auto server = server_sessions_.find(x.nonce);
     TICKWIRE_FUZZ_CHECK(server != server_sessions_.end());

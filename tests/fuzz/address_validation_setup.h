@@ -16,25 +16,33 @@
 namespace tickwire::fuzz {
 
 // Header bits: the server requires tokens, the server allows plaintext,
-// the client asks for it, and (bits 3-4) the client pins the right or
-// another server key.
+// the client asks for it, (bits 3-4) the client pins the right or another
+// server key, and (bits 5, 6) the server or the client cannot seal with
+// AES-256-GCM. The AES choice is set here, not read from this CPU, so an
+// input takes the same path everywhere (nothing here seals a datagram).
 inline constexpr std::uint8_t kHeaderTokens = 1;
 inline constexpr std::uint8_t kHeaderAllowPlaintext = 2;
 inline constexpr std::uint8_t kHeaderPlaintext = 4;
 inline constexpr std::uint8_t kHeaderPinRight = 1U << 3;
 inline constexpr std::uint8_t kHeaderPinWrong = 2U << 3;
+inline constexpr std::uint8_t kHeaderServerWithoutAes = 1U << 5;
+inline constexpr std::uint8_t kHeaderClientWithoutAes = 1U << 6;
 
 struct Setup {
   bool tokens = false;
   bool allow_plaintext = false;
   bool plaintext = false;
   std::uint8_t pin = 0;  // 1 the server's key, 2 another
+  bool server_aes = true;
+  bool client_aes = true;
 
   explicit Setup(std::uint8_t header)
       : tokens((header & kHeaderTokens) != 0),
         allow_plaintext((header & kHeaderAllowPlaintext) != 0),
         plaintext((header & kHeaderPlaintext) != 0),
-        pin(static_cast<std::uint8_t>((header >> 3) & 3U)) {}
+        pin(static_cast<std::uint8_t>((header >> 3) & 3U)),
+        server_aes((header & kHeaderServerWithoutAes) == 0),
+        client_aes((header & kHeaderClientWithoutAes) == 0) {}
   // Whether a success proves the server: everything but plaintext unpinned.
   bool verified() const { return !plaintext || pin == 1; }
 };

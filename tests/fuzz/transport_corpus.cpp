@@ -68,6 +68,8 @@ constexpr std::uint8_t kAllowPlaintext = kHeaderAllowPlaintext;
 constexpr std::uint8_t kPlaintext = kHeaderPlaintext;
 constexpr std::uint8_t kPinRight = kHeaderPinRight;
 constexpr std::uint8_t kPinWrong = kHeaderPinWrong;
+constexpr std::uint8_t kServerWithoutAes = kHeaderServerWithoutAes;
+constexpr std::uint8_t kClientWithoutAes = kHeaderClientWithoutAes;
 
 // A client key exchange key for HELLOs of other sources: any 32 bytes but
 // the few of small order give the server a shared secret.
@@ -142,6 +144,7 @@ std::vector<Bytes> address_validation_seeds() {
   const Bytes challenged = challenge::encode(challenge::ChallengeMsg{kSpliced, challenge::Cookie{}, {}});
   const Bytes accepted_plaintext =
       challenge::encode(challenge::Accepted{kSpliced, 5, challenge::kFlagPlaintext, {}, {}});
+  const Bytes accepted_aes = challenge::encode(challenge::Accepted{kSpliced, 5, challenge::kFlagAes256Gcm, {}, {}});
 
   // The whole exchange, without and with tokens, then ENet's connect.
   add(Stream(false).pump().pump().connected(0));
@@ -215,6 +218,11 @@ std::vector<Bytes> address_validation_seeds() {
   // A RESPONSE resent after its ACCEPTED, then a new round from the same
   // address with a fresh cookie.
   add(Stream(kPinRight).pump().tick(k250ms).pump().pump().tick(k8s).pump().pump());
+  // The cipher: one end without AES-256-GCM, and a forged ACCEPTED choosing
+  // it for a client that did not offer it.
+  add(Stream(kServerWithoutAes | kPinRight).pump().pump().connected(0));
+  add(Stream(kClientWithoutAes | kPinRight).pump().pump().connected(0));
+  add(Stream(kClientWithoutAes).to_client(0, challenged).to_client(0, accepted_aes));
   return seeds;
 }
 

@@ -138,7 +138,7 @@ TEST(AddressValidation, HellosMustBePaddedAndWellFormed) {
   dirty_padding.back() = 1;
   EXPECT_FALSE(h.send(dirty_padding, kAlice).has_value());
   auto unknown_flag = hello;
-  unknown_flag[ch::kPrefixSize + ch::kNonceSize] = 0x02;
+  unknown_flag[ch::kPrefixSize + ch::kNonceSize] = 0x04;
   EXPECT_FALSE(h.send(unknown_flag, kAlice).has_value());
   EXPECT_EQ(h.validator.stats().malformed, 4u);
   EXPECT_EQ(h.validator.stats().challenges_sent, 0u);

@@ -19,8 +19,9 @@ constexpr Endpoint kImpostor{0x0100007F, 7778};
 const PeerId kPeer(5);
 
 struct ClientHarness {
-  explicit ClientHarness(Duration give_up_after = Duration::seconds(5))
-      : client(Duration::millis(250), give_up_after) {}
+  // Without AES-256-GCM unless asked, whatever this CPU has.
+  explicit ClientHarness(Duration give_up_after = Duration::seconds(5), bool aes = false)
+      : client(Duration::millis(250), give_up_after, aes) {}
 
   ChallengeClient client;
   ChallengeClient::Actions actions;
@@ -112,6 +113,7 @@ TEST(ChallengeClient, AnAcceptedNoHonestServerSendsFails) {
   const Case cases[] = {
       {{0, 0, 0, {}, {}}, DisconnectReason::kProtocolError},                   // connection id 0
       {{0, 5, ch::kFlagPlaintext, {}, {}}, DisconnectReason::kProtocolError},  // a session not asked for
+      {{0, 5, ch::kFlagAes256Gcm, {}, {}}, DisconnectReason::kProtocolError},  // a cipher not offered
       {{0, 5, 0, {}, {}}, DisconnectReason::kServerKeyMismatch},               // no confirmation
   };
   for (Case c : cases) {
@@ -125,6 +127,23 @@ TEST(ChallengeClient, AnAcceptedNoHonestServerSendsFails) {
     ASSERT_EQ(h.actions.done.size(), 1u);
     EXPECT_EQ(h.actions.done[0].failure, c.failure);
     EXPECT_EQ(h.actions.done[0].session.connection_id, 0u);
+  }
+}
+
+TEST(ChallengeClient, OffersAesGcmWhenItHasItAndTakesEitherAnswer) {
+  for (const std::uint8_t answer : {std::uint8_t{0}, ch::kFlagAes256Gcm}) {
+    ClientHarness h(Duration::seconds(5), true);
+    const std::uint64_t nonce = h.start({{}, std::nullopt, std::nullopt, true});
+    h.client.receive(ch::ChallengeMsg{nonce, {}, {}}, kServer, h.now, h.actions);
+    ASSERT_EQ(h.actions.send.size(), 1u);
+    EXPECT_EQ(std::get<ch::Response>(*ch::decode(h.actions.send[0].bytes)).flags,
+              ch::kFlagPlaintext | ch::kFlagAes256Gcm);
+    const auto flags = static_cast<std::uint8_t>(ch::kFlagPlaintext | answer);
+    h.client.receive(ch::Accepted{nonce, 77, flags, {}, {}}, kServer, h.now, h.actions);
+    ASSERT_EQ(h.actions.done.size(), 1u);
+    EXPECT_FALSE(h.actions.done[0].failure.has_value());
+    EXPECT_EQ(h.actions.done[0].session.cipher,
+              answer != 0 ? SessionCipher::kAes256Gcm : SessionCipher::kChaCha20Poly1305);
   }
 }
 

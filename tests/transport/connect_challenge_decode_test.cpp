@@ -82,7 +82,7 @@ TEST(ChallengeDecode, PaddingAndFlagsMustBeClean) {
   Bytes response = ch::encode(ch::Response{1, {}, 0, {}, Bytes(3, 7)});
   response.back() = 1;
   EXPECT_FALSE(ch::decode(response).has_value());
-  for (const std::uint8_t flags : {std::uint8_t{0x02}, std::uint8_t{0x80}}) {
+  for (const std::uint8_t flags : {std::uint8_t{0x04}, std::uint8_t{0x80}}) {
     EXPECT_FALSE(ch::decode(ch::encode(ch::Hello{1, flags, {}})).has_value());
     EXPECT_FALSE(ch::decode(ch::encode(ch::Response{1, {}, flags, {}, {}})).has_value());
     EXPECT_FALSE(ch::decode(ch::encode(ch::Accepted{1, 1, flags, {}, {}})).has_value());

@@ -81,33 +81,36 @@ TEST(HandshakeCrypto, TheSignatureCoversTheWholeTranscript) {
   const ServerIdentity identity = ServerIdentity::generate();
   const Signer signer(identity);
   EXPECT_EQ(signer.public_key(), identity.public_key());
-  const Transcript transcript{42, 0, KxKeyPair::generate().public_key(), KxKeyPair::generate().public_key(), 7};
+  const Transcript transcript{42, 0, KxKeyPair::generate().public_key(), KxKeyPair::generate().public_key(), 7, 0};
   const challenge::Signature signature = signer.sign(transcript);
   EXPECT_TRUE(signature_valid(identity.public_key(), transcript, signature));
   EXPECT_FALSE(signature_valid(ServerIdentity::generate().public_key(), transcript, signature));
-  for (int field = 0; field < 5; ++field) {
+  for (int field = 0; field < 7; ++field) {
     Transcript altered = transcript;
     switch (field) {
       case 0: altered.nonce += 1; break;
       case 1: altered.flags = challenge::kFlagPlaintext; break;
-      case 2: altered.client_key[0] ^= 1U; break;
-      case 3: altered.server_key[31] ^= 1U; break;
-      default: altered.connection_id += 1; break;
+      case 2: altered.flags = challenge::kFlagAes256Gcm; break;
+      case 3: altered.client_key[0] ^= 1U; break;
+      case 4: altered.server_key[31] ^= 1U; break;
+      case 5: altered.connection_id += 1; break;
+      default: altered.accepted_flags = challenge::kFlagAes256Gcm; break;
     }
     EXPECT_FALSE(signature_valid(identity.public_key(), altered, signature)) << "field " << field;
   }
 }
 
-TEST(HandshakeCrypto, TheConfirmationNeedsTheKeyTheNonceAndTheId) {
+TEST(HandshakeCrypto, TheConfirmationNeedsTheKeyTheNonceTheIdAndTheFlags) {
   Key key{};
   key[0] = 5;
-  const challenge::Confirmation tag = confirmation(key, 9, 3);
-  EXPECT_TRUE(confirmation_valid(key, 9, 3, tag));
-  EXPECT_FALSE(confirmation_valid(key, 10, 3, tag));
-  EXPECT_FALSE(confirmation_valid(key, 9, 4, tag));
+  const challenge::Confirmation tag = confirmation(key, 9, 3, challenge::kFlagAes256Gcm);
+  EXPECT_TRUE(confirmation_valid(key, 9, 3, challenge::kFlagAes256Gcm, tag));
+  EXPECT_FALSE(confirmation_valid(key, 10, 3, challenge::kFlagAes256Gcm, tag));
+  EXPECT_FALSE(confirmation_valid(key, 9, 4, challenge::kFlagAes256Gcm, tag));
+  EXPECT_FALSE(confirmation_valid(key, 9, 3, 0, tag));  // the cipher choice changed on the way
   Key other = key;
   other[31] = 1;
-  EXPECT_FALSE(confirmation_valid(other, 9, 3, tag));
+  EXPECT_FALSE(confirmation_valid(other, 9, 3, challenge::kFlagAes256Gcm, tag));
 }
 
 }  // namespace

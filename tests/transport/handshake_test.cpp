@@ -37,12 +37,20 @@ AddressValidationConfig server_config() {
   return config;
 }
 
+// Whether each end can seal with AES-256-GCM. The handshake only passes
+// the choice on (no datagram is sealed here), so both cases run on any CPU.
+struct AesSupport {
+  bool server = true;
+  bool client = true;
+};
+
 struct Handshake {
-  explicit Handshake(const AddressValidationConfig& config = server_config(), bool allow_plaintext = false)
-      : server(config, allow_plaintext) {}
+  explicit Handshake(const AddressValidationConfig& config = server_config(), bool allow_plaintext = false,
+                     AesSupport aes = {})
+      : server(config, allow_plaintext, aes.server), client(Duration::millis(250), Duration::seconds(30), aes.client) {}
 
   AddressValidator server;
-  ChallengeClient client{Duration::millis(250), Duration::seconds(30)};
+  ChallengeClient client;
   ChallengeClient::Actions actions;
   Time now = Time::from_micros(82'000'000);  // 2 s into a cookie bucket
   // Applied to each datagram on its way to the server, for men in the middle.
@@ -86,7 +94,8 @@ struct Handshake {
 
 bool keys_agree(const SessionParams& client, const SessionParams& server) {
   return client.connection_id == server.connection_id && client.plaintext == server.plaintext &&
-         client.keys.send == server.keys.receive && client.keys.receive == server.keys.send;
+         client.cipher == server.cipher && client.keys.send == server.keys.receive &&
+         client.keys.receive == server.keys.send;
 }
 
 void expect_encrypted_session(const ChallengeClient::Done& done, const AddressValidator& server) {
@@ -216,6 +225,95 @@ TEST(Handshake, PlaintextWithATokenStillChecksTheToken) {
   EXPECT_TRUE(done.session.plaintext);
   Handshake without(token_config(token_key), true);
   EXPECT_EQ(without.run({{}, std::nullopt, std::nullopt, true}).failure, DisconnectReason::kTokenRequired);
+}
+
+ch::Accepted accepted_in(const std::vector<Bytes>& answers) {
+  for (const Bytes& d : answers) {
+    if (const auto m = ch::decode(d); m && std::holds_alternative<ch::Accepted>(*m)) return std::get<ch::Accepted>(*m);
+  }
+  ADD_FAILURE() << "no ACCEPTED";
+  return {};
+}
+
+TEST(Handshake, AesGcmWhenBothEndsHaveItChaChaOtherwise) {
+  struct Case {
+    AesSupport aes;
+    SessionCipher expected;
+  };
+  const Case cases[] = {
+      {{true, true}, SessionCipher::kAes256Gcm},
+      {{true, false}, SessionCipher::kChaCha20Poly1305},  // the client has no AES instructions
+      {{false, true}, SessionCipher::kChaCha20Poly1305},  // the server has none
+      {{false, false}, SessionCipher::kChaCha20Poly1305},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(testing::Message() << "server aes " << c.aes.server << ", client aes " << c.aes.client);
+    Handshake h(server_config(), false, c.aes);
+    const auto done = h.run({{}, std::nullopt, server_identity().public_key(), false});
+    expect_encrypted_session(done, h.server);
+    EXPECT_EQ(done.session.cipher, c.expected);
+    EXPECT_EQ(h.server.session_of(kClient)->cipher, c.expected);
+    EXPECT_EQ(accepted_in(h.answers).flags, c.expected == SessionCipher::kAes256Gcm ? ch::kFlagAes256Gcm : 0);
+  }
+}
+
+TEST(Handshake, ThePlaintextBitAndTheCipherBitTravelApart) {
+  Handshake h(server_config(), true);
+  const auto done = h.run({{}, std::nullopt, server_identity().public_key(), true});
+  ASSERT_FALSE(done.failure.has_value());
+  EXPECT_TRUE(done.session.plaintext);
+  EXPECT_EQ(accepted_in(h.answers).flags, ch::kFlagPlaintext | ch::kFlagAes256Gcm);  // the cipher goes unused
+}
+
+// A man in the middle may change the cipher bits on the way; it cannot make
+// the two ends disagree unnoticed.
+TEST(Handshake, AnAcceptedClaimingAnUnofferedCipherIsAProtocolError) {
+  Handshake h(server_config(), false, {true, false});
+  h.tamper_answer = [](Bytes& d) {
+    auto m = ch::decode(d);
+    if (!m || !std::holds_alternative<ch::Accepted>(*m)) return;
+    std::get<ch::Accepted>(*m).flags |= ch::kFlagAes256Gcm;
+    d = ch::encode(*m);
+  };
+  EXPECT_EQ(h.run().failure, DisconnectReason::kProtocolError);
+}
+
+TEST(Handshake, AChangedCipherChoiceFailsTheConfirmation) {
+  // The client offered AES-256-GCM and the server chose it: an ACCEPTED
+  // saying ChaCha20-Poly1305 is allowed by the rules but not by the keys.
+  Handshake h;
+  h.tamper_answer = [](Bytes& d) {
+    auto m = ch::decode(d);
+    if (!m || !std::holds_alternative<ch::Accepted>(*m)) return;
+    std::get<ch::Accepted>(*m).flags &= static_cast<std::uint8_t>(~ch::kFlagAes256Gcm);
+    d = ch::encode(*m);
+  };
+  EXPECT_EQ(h.run().failure, DisconnectReason::kServerKeyMismatch);
+}
+
+TEST(Handshake, AStrippedAesOfferFailsOnlyAgainstAPinnedKey) {
+  // Taken off both the HELLO and the RESPONSE the cookie still matches and
+  // the server chooses ChaCha20-Poly1305, as strong; the signature shows it
+  // to a client that pins the server's key.
+  for (const bool pinned : {false, true}) {
+    Handshake h;
+    h.tamper_request = [](Bytes& d) {
+      auto m = ch::decode(d);
+      if (!m) return;
+      if (auto* hello = std::get_if<ch::Hello>(&*m)) hello->flags &= static_cast<std::uint8_t>(~ch::kFlagAes256Gcm);
+      if (auto* r = std::get_if<ch::Response>(&*m)) r->flags &= static_cast<std::uint8_t>(~ch::kFlagAes256Gcm);
+      d = ch::encode(*m);
+    };
+    std::optional<ServerPublicKey> pin;
+    if (pinned) pin = server_identity().public_key();
+    const auto done = h.run({{}, std::nullopt, pin, false});
+    if (pinned) {
+      EXPECT_EQ(done.failure, DisconnectReason::kServerKeyMismatch);
+    } else {
+      expect_encrypted_session(done, h.server);
+      EXPECT_EQ(done.session.cipher, SessionCipher::kChaCha20Poly1305);
+    }
+  }
 }
 
 TEST(Handshake, AResponseWithAnotherClientKeyOrFlagsFailsTheCookie) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "handshake_crypto.h"
+#include "sealed_channel.h"
 #include "session_params.h"
 #include "tickwire/core/time.h"
 #include "tickwire/transport/connect_challenge.h"
@@ -35,9 +36,12 @@ struct Endpoint {
 class AddressValidator {
  public:
   // `allow_plaintext` (EnetConfig::plaintext): whether a client may ask for
-  // an unencrypted session. Throws std::runtime_error when libsodium cannot
-  // start (no entropy).
-  AddressValidator(const AddressValidationConfig& config, bool allow_plaintext);
+  // an unencrypted session. `aes_available`: whether this end can seal with
+  // AES-256-GCM, chosen for every client that offers it too (tests set it to
+  // try both ciphers; true only where the CPU has AES instructions). Throws
+  // std::runtime_error when libsodium cannot start (no entropy).
+  AddressValidator(const AddressValidationConfig& config, bool allow_plaintext,
+                   bool aes_available = aes256gcm_available());
   AddressValidator(const AddressValidator&) = delete;
   AddressValidator& operator=(const AddressValidator&) = delete;
   ~AddressValidator();
@@ -140,6 +144,7 @@ class AddressValidator {
 
   AddressValidationConfig config_;
   bool allow_plaintext_;
+  bool aes_available_;
   std::array<std::uint8_t, 32> secret_{};  // for cookies; wiped when dropped
   handshake::RotatingKxKeys kx_keys_;
   handshake::Signer signer_;

@@ -12,8 +12,8 @@ namespace {
 constexpr Duration kCookieFreshFor = Duration::seconds(6);
 }  // namespace
 
-ChallengeClient::ChallengeClient(Duration retry_interval, Duration give_up_after)
-    : retry_interval_(retry_interval), give_up_after_(give_up_after) {
+ChallengeClient::ChallengeClient(Duration retry_interval, Duration give_up_after, bool aes_available)
+    : retry_interval_(retry_interval), give_up_after_(give_up_after), aes_available_(aes_available) {
   if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
 }
 
@@ -24,7 +24,9 @@ void ChallengeClient::start(PeerId id, Endpoint server, const Credentials& crede
     actions.done.push_back({id, server, DisconnectReason::kTokenInvalid, {}});
     return;
   }
-  Exchange exchange(server, credentials, now + give_up_after_);
+  const auto flags = static_cast<std::uint8_t>((credentials.plaintext ? challenge::kFlagPlaintext : 0U) |
+                                               (aes_available_ ? challenge::kFlagAes256Gcm : 0U));
+  Exchange exchange(server, credentials, flags, now + give_up_after_);
   // Unpredictable, so that an off-path attacker cannot forge an answer.
   randombytes_buf(&exchange.nonce, sizeof exchange.nonce);
   send(exchange, now, actions);
@@ -47,11 +49,11 @@ void ChallengeClient::send(Exchange& exchange, Time now, Actions& actions) const
     randombytes_buf(&exchange.nonce, sizeof exchange.nonce);
   }
   if (exchange.cookie) {
-    const challenge::Response response{exchange.nonce, *exchange.cookie, exchange.flags(), exchange.key.public_key(),
+    const challenge::Response response{exchange.nonce, *exchange.cookie, exchange.flags, exchange.key.public_key(),
                                        exchange.credentials.token};
     actions.send.push_back({exchange.server, challenge::encode(response)});
   } else {
-    const challenge::Hello hello{exchange.nonce, exchange.flags(), exchange.key.public_key()};
+    const challenge::Hello hello{exchange.nonce, exchange.flags, exchange.key.public_key()};
     actions.send.push_back({exchange.server, challenge::encode(hello)});
   }
 }
@@ -118,11 +120,18 @@ void ChallengeClient::on_accepted(const challenge::Accepted& accepted, Endpoint 
 
 std::optional<DisconnectReason> ChallengeClient::verify(const Exchange& exchange, const challenge::Accepted& accepted,
                                                         handshake::SecretSession& session) {
-  if (accepted.connection_id == 0 || accepted.flags != exchange.flags()) return DisconnectReason::kProtocolError;
+  // The plaintext answer is the one asked for; the cipher one we offered.
+  const bool plaintext_as_asked =
+      (accepted.flags & challenge::kFlagPlaintext) == (exchange.flags & challenge::kFlagPlaintext);
+  const bool aes = (accepted.flags & challenge::kFlagAes256Gcm) != 0;
+  const bool offered_aes = (exchange.flags & challenge::kFlagAes256Gcm) != 0;
+  if (accepted.connection_id == 0 || !plaintext_as_asked || (aes && !offered_aes)) {
+    return DisconnectReason::kProtocolError;
+  }
   const Credentials& credentials = exchange.credentials;
   if (credentials.server_key) {
-    const handshake::Transcript transcript{exchange.nonce, exchange.flags(), exchange.key.public_key(),
-                                           exchange.server_key, accepted.connection_id};
+    const handshake::Transcript transcript{exchange.nonce,      exchange.flags,         exchange.key.public_key(),
+                                           exchange.server_key, accepted.connection_id, accepted.flags};
     if (!handshake::signature_valid(*credentials.server_key, transcript, accepted.signature)) {
       return DisconnectReason::kServerKeyMismatch;
     }
@@ -130,11 +139,12 @@ std::optional<DisconnectReason> ChallengeClient::verify(const Exchange& exchange
   SessionParams& params = session.params();
   params.connection_id = accepted.connection_id;
   params.plaintext = credentials.plaintext;
+  params.cipher = aes ? SessionCipher::kAes256Gcm : SessionCipher::kChaCha20Poly1305;
   if (params.plaintext) return std::nullopt;
   const std::optional<TokenKey> token_key = credentials.token.empty() ? std::nullopt : credentials.token_session_key;
   // The server's keys are the mirror of ours: its send key is our receive.
   if (!exchange.key.client_keys(exchange.server_key, token_key, params.keys) ||
-      !handshake::confirmation_valid(params.keys.receive, accepted.nonce, accepted.connection_id,
+      !handshake::confirmation_valid(params.keys.receive, accepted.nonce, accepted.connection_id, accepted.flags,
                                      accepted.confirmation)) {
     return DisconnectReason::kServerKeyMismatch;
   }

@@ -10,6 +10,7 @@
 
 #include "address_validator.h"
 #include "handshake_crypto.h"
+#include "sealed_channel.h"
 #include "session_params.h"
 #include "tickwire/core/peer_id.h"
 #include "tickwire/core/time.h"
@@ -22,7 +23,10 @@ namespace tickwire::transport {
 
 class ChallengeClient {
  public:
-  ChallengeClient(Duration retry_interval, Duration give_up_after);
+  // `aes_available`: whether this end can seal with AES-256-GCM, which it
+  // then offers in every exchange (tests set it to try both ciphers; true
+  // only where the CPU has AES instructions).
+  ChallengeClient(Duration retry_interval, Duration give_up_after, bool aes_available = aes256gcm_available());
 
   struct Outgoing {
     Endpoint to;
@@ -41,7 +45,8 @@ class ChallengeClient {
   // connect now, with `session`) or refused or timed out. Failures of the
   // handshake's proofs: kServerKeyMismatch (the server could not derive
   // our keys, or could not sign with the pinned key), kProtocolError (an
-  // ACCEPTED no honest server sends).
+  // ACCEPTED no honest server sends: connection id 0, another plaintext
+  // answer than asked, or AES-256-GCM chosen though we did not offer it).
   struct Done {
     PeerId id;
     Endpoint server;
@@ -71,20 +76,19 @@ class ChallengeClient {
 
  private:
   struct Exchange {
-    Exchange(Endpoint to, const Credentials& with, Time give_up_at)
-        : server(to), credentials(with), key(handshake::KxKeyPair::generate()), deadline(give_up_at) {}
+    Exchange(Endpoint to, const Credentials& with, std::uint8_t asked, Time give_up_at)
+        : server(to), credentials(with), flags(asked), key(handshake::KxKeyPair::generate()), deadline(give_up_at) {}
 
     Endpoint server;
     std::uint64_t nonce = 0;
     Credentials credentials;
+    std::uint8_t flags = 0;                   // of the HELLO and RESPONSE: plaintext asked, AES offered
     handshake::KxKeyPair key;                 // this exchange's own, wiped when it ends
     std::optional<challenge::Cookie> cookie;  // set once the CHALLENGE came
     challenge::PublicKey server_key{};        // the key exchange key of that CHALLENGE
     Time cookie_at;
     Time next_send;
     Time deadline;
-
-    std::uint8_t flags() const { return credentials.plaintext ? challenge::kFlagPlaintext : std::uint8_t{0}; }
   };
 
   Exchange* find(std::uint64_t nonce, Endpoint from, PeerId& id);
@@ -96,6 +100,7 @@ class ChallengeClient {
 
   Duration retry_interval_;
   Duration give_up_after_;
+  bool aes_available_;
   std::unordered_map<PeerId, Exchange> pending_;
 };
 

@@ -52,13 +52,14 @@ void mix_token(SessionKeys& keys, const std::optional<TokenKey>& token_session_k
 
 std::vector<std::uint8_t> transcript_bytes(const Transcript& t) {
   std::vector<std::uint8_t> out;
-  out.reserve(kTranscriptLabel.size() + 8 + 1 + 2 * challenge::kPublicKeySize + 4);
+  out.reserve(kTranscriptLabel.size() + 8 + 1 + 2 * challenge::kPublicKeySize + 4 + 1);
   append(out, kTranscriptLabel);
   append_le(out, t.nonce, 8);
   out.push_back(t.flags);
   out.insert(out.end(), t.client_key.begin(), t.client_key.end());
   out.insert(out.end(), t.server_key.begin(), t.server_key.end());
   append_le(out, t.connection_id, 4);
+  out.push_back(t.accepted_flags);
   return out;
 }
 
@@ -159,11 +160,13 @@ bool signature_valid(const ServerPublicKey& key, const Transcript& transcript, c
   return crypto_sign_verify_detached(signature.data(), message.data(), message.size(), key.bytes.data()) == 0;
 }
 
-challenge::Confirmation confirmation(const Key& server_to_client, std::uint64_t nonce, std::uint32_t connection_id) {
+challenge::Confirmation confirmation(const Key& server_to_client, std::uint64_t nonce, std::uint32_t connection_id,
+                                     std::uint8_t accepted_flags) {
   std::vector<std::uint8_t> message;
   append(message, kConfirmationLabel);
   append_le(message, nonce, 8);
   append_le(message, connection_id, 4);
+  message.push_back(accepted_flags);
   challenge::Confirmation tag{};
   crypto_generichash(tag.data(), tag.size(), message.data(), message.size(), server_to_client.data(),
                      server_to_client.size());
@@ -171,8 +174,8 @@ challenge::Confirmation confirmation(const Key& server_to_client, std::uint64_t 
 }
 
 bool confirmation_valid(const Key& server_to_client, std::uint64_t nonce, std::uint32_t connection_id,
-                        const challenge::Confirmation& received) {
-  const challenge::Confirmation expected = confirmation(server_to_client, nonce, connection_id);
+                        std::uint8_t accepted_flags, const challenge::Confirmation& received) {
+  const challenge::Confirmation expected = confirmation(server_to_client, nonce, connection_id, accepted_flags);
   return sodium_memcmp(expected.data(), received.data(), expected.size()) == 0;
 }
 

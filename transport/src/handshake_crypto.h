@@ -94,10 +94,11 @@ class RotatingKxKeys {
 // What the server's signature covers.
 struct Transcript {
   std::uint64_t nonce = 0;
-  std::uint8_t flags = 0;
+  std::uint8_t flags = 0;  // the RESPONSE's: what the client asked for and offered
   challenge::PublicKey client_key{};
   challenge::PublicKey server_key{};  // the server's key exchange key
   std::uint32_t connection_id = 0;
+  std::uint8_t accepted_flags = 0;  // the ACCEPTED's: what the server chose (the cipher)
 };
 
 // Signs with the server's identity; the Ed25519 secret key is wiped when
@@ -120,11 +121,14 @@ class Signer {
 bool signature_valid(const ServerPublicKey& key, const Transcript& transcript, const challenge::Signature& signature);
 
 // keyed BLAKE2b-128(key = server-to-client key; "tickwire accepted" |
-// nonce | connection id).
+// nonce | connection id | the ACCEPTED's flags): the cipher the server
+// chose is bound to the keys, so a changed choice fails here instead of
+// leaving two ends that cannot open each other's datagrams.
 challenge::Confirmation confirmation(const std::array<std::uint8_t, kSessionKeySize>& server_to_client,
-                                     std::uint64_t nonce, std::uint32_t connection_id);
+                                     std::uint64_t nonce, std::uint32_t connection_id, std::uint8_t accepted_flags);
 // In constant time.
 bool confirmation_valid(const std::array<std::uint8_t, kSessionKeySize>& server_to_client, std::uint64_t nonce,
-                        std::uint32_t connection_id, const challenge::Confirmation& received);
+                        std::uint32_t connection_id, std::uint8_t accepted_flags,
+                        const challenge::Confirmation& received);
 
 }  // namespace tickwire::transport::handshake

@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <utility>
 
 namespace tickwire::transport {
@@ -16,8 +17,12 @@ constexpr std::uint8_t kNumberHighBits = 0x1F;
 constexpr std::uint64_t kNumberSpan = std::uint64_t{1} << kTruncatedNumberBits;
 constexpr std::uint64_t kNumberMask = kNumberSpan - 1;
 
+// Both ciphers fit the same datagram: same key, nonce and tag sizes.
 static_assert(kSealTagBytes == crypto_aead_chacha20poly1305_ietf_ABYTES);
 static_assert(kSessionKeySize == crypto_aead_chacha20poly1305_ietf_KEYBYTES);
+static_assert(kSealTagBytes == crypto_aead_aes256gcm_ABYTES);
+static_assert(kSessionKeySize == crypto_aead_aes256gcm_KEYBYTES);
+static_assert(crypto_aead_aes256gcm_NPUBBYTES == crypto_aead_chacha20poly1305_ietf_NPUBBYTES);
 
 using Nonce = std::array<std::uint8_t, crypto_aead_chacha20poly1305_ietf_NPUBBYTES>;
 
@@ -108,12 +113,39 @@ const char* to_string(OpenStatus status) {
   return "unknown";
 }
 
-SealedChannel::SealedChannel(const SessionParams& params) : params_(params) {}
+bool aes256gcm_available() { return sodium_init() >= 0 && crypto_aead_aes256gcm_is_available() != 0; }
+
+// libsodium's AES-256-GCM code reads its states with aligned loads.
+struct SealedChannel::AesStates {
+  alignas(16) crypto_aead_aes256gcm_state send;
+  alignas(16) crypto_aead_aes256gcm_state receive;
+};
+static_assert(alignof(crypto_aead_aes256gcm_state) >= 16);
+
+void SealedChannel::AesStatesDeleter::operator()(AesStates* states) const {
+  sodium_memzero(states, sizeof *states);
+  delete states;  // NOLINT(cppcoreguidelines-owning-memory): unique_ptr's deleter
+}
+
+SealedChannel::SealedChannel(const SessionParams& params) : params_(params) {
+  if (params_.plaintext || params_.cipher != SessionCipher::kAes256Gcm) return;
+  // Without AES instructions libsodium has no AES-256-GCM to run.
+  if (!aes256gcm_available()) {
+    wipe();
+    throw std::invalid_argument("AES-256-GCM session on a CPU without AES instructions");
+  }
+  aes_.reset(new AesStates);  // NOLINT(cppcoreguidelines-owning-memory): owned at once
+  crypto_aead_aes256gcm_beforenm(&aes_->send, params_.keys.send.data());
+  crypto_aead_aes256gcm_beforenm(&aes_->receive, params_.keys.receive.data());
+  // The key schedules are all that is used from now on.
+  wipe();
+}
 
 SealedChannel::~SealedChannel() { wipe(); }
 
+// The states move with their pointer; the moved-from channel keeps no key.
 SealedChannel::SealedChannel(SealedChannel&& other) noexcept
-    : params_(other.params_), next_send_(other.next_send_), window_(other.window_) {
+    : params_(other.params_), aes_(std::move(other.aes_)), next_send_(other.next_send_), window_(other.window_) {
   other.wipe();
 }
 
@@ -121,6 +153,7 @@ SealedChannel& SealedChannel::operator=(SealedChannel&& other) noexcept {
   if (this != &other) {
     wipe();
     params_ = other.params_;
+    aes_ = std::move(other.aes_);  // the states held before are wiped as they go
     next_send_ = other.next_send_;
     window_ = other.window_;
     other.wipe();
@@ -133,8 +166,7 @@ void SealedChannel::wipe() {
   sodium_memzero(params_.keys.receive.data(), params_.keys.receive.size());
 }
 
-std::size_t SealedChannel::seal(SealedKind kind, std::span<const std::uint8_t> plaintext,
-                                std::span<std::uint8_t> out) {
+std::size_t SealedChannel::seal(SealedKind kind, std::span<const std::uint8_t> plaintext, std::span<std::uint8_t> out) {
   const std::uint64_t number = next_send_++;
   write_header(out, kind, params_.connection_id, number);
   std::uint8_t* body = out.data() + kSealedHeaderBytes;
@@ -142,11 +174,34 @@ std::size_t SealedChannel::seal(SealedKind kind, std::span<const std::uint8_t> p
     if (!plaintext.empty()) std::memmove(body, plaintext.data(), plaintext.size());
     return kSealedHeaderBytes + plaintext.size();
   }
+  return kSealedHeaderBytes + encrypt(body, plaintext, out.data(), number);
+}
+
+std::size_t SealedChannel::encrypt(std::uint8_t* body, std::span<const std::uint8_t> plaintext,
+                                   const std::uint8_t* header, std::uint64_t number) const {
   const Nonce nonce = nonce_for(number);
   unsigned long long written = 0;  // NOLINT(google-runtime-int): libsodium's type
-  crypto_aead_chacha20poly1305_ietf_encrypt(body, &written, plaintext.data(), plaintext.size(), out.data(),
-                                            kSealedHeaderBytes, nullptr, nonce.data(), params_.keys.send.data());
-  return kSealedHeaderBytes + static_cast<std::size_t>(written);
+  if (aes_) {
+    crypto_aead_aes256gcm_encrypt_afternm(body, &written, plaintext.data(), plaintext.size(), header,
+                                          kSealedHeaderBytes, nullptr, nonce.data(), &aes_->send);
+  } else {
+    crypto_aead_chacha20poly1305_ietf_encrypt(body, &written, plaintext.data(), plaintext.size(), header,
+                                              kSealedHeaderBytes, nullptr, nonce.data(), params_.keys.send.data());
+  }
+  return static_cast<std::size_t>(written);
+}
+
+bool SealedChannel::decrypt(std::uint8_t* out, std::span<const std::uint8_t> body, const std::uint8_t* header,
+                            std::uint64_t number, std::size_t& written) const {
+  const Nonce nonce = nonce_for(number);
+  unsigned long long length = 0;  // NOLINT(google-runtime-int): libsodium's type
+  const int verified =
+      aes_ ? crypto_aead_aes256gcm_decrypt_afternm(out, &length, nullptr, body.data(), body.size(), header,
+                                                   kSealedHeaderBytes, nonce.data(), &aes_->receive)
+           : crypto_aead_chacha20poly1305_ietf_decrypt(out, &length, nullptr, body.data(), body.size(), header,
+                                                       kSealedHeaderBytes, nonce.data(), params_.keys.receive.data());
+  written = static_cast<std::size_t>(length);
+  return verified == 0;
 }
 
 Opened SealedChannel::open(std::span<const std::uint8_t> datagram, std::span<std::uint8_t> out) {
@@ -155,23 +210,17 @@ Opened SealedChannel::open(std::span<const std::uint8_t> datagram, std::span<std
   const std::uint64_t number = window_.expand(truncated_number(datagram));
   if (!window_.fresh(number)) {
     result.status = window_.highest() && *window_.highest() >= number + ReplayWindow::kWindow ? OpenStatus::kTooOld
-                                                                                               : OpenStatus::kReplayed;
+                                                                                              : OpenStatus::kReplayed;
     return result;
   }
   const auto body = datagram.subspan(kSealedHeaderBytes);
   if (params_.plaintext) {
     std::memcpy(out.data(), body.data(), body.size());
     result.size = body.size();
-  } else {
-    const Nonce nonce = nonce_for(number);
-    unsigned long long written = 0;  // NOLINT(google-runtime-int): libsodium's type
-    if (crypto_aead_chacha20poly1305_ietf_decrypt(out.data(), &written, nullptr, body.data(), body.size(),
-                                                  datagram.data(), kSealedHeaderBytes, nonce.data(),
-                                                  params_.keys.receive.data()) != 0) {
-      result.status = OpenStatus::kForged;
-      return result;
-    }
-    result.size = static_cast<std::size_t>(written);
+  } else if (!decrypt(out.data(), body, datagram.data(), number, result.size)) {
+    result.size = 0;
+    result.status = OpenStatus::kForged;
+    return result;
   }
   window_.accept(number);
   result.status = OpenStatus::kOk;

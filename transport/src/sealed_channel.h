@@ -7,7 +7,8 @@
 //               payload inside; PPPPP = packet number bits 12..8
 //   1      4    connection id, little-endian
 //   5      1    packet number bits 7..0
-//   6      n    ciphertext (ChaCha20-Poly1305 IETF)
+//   6      n    ciphertext (ChaCha20-Poly1305 IETF, or AES-256-GCM when
+//               the handshake chose it: SessionParams::cipher)
 //   6+n    16   tag (absent in a plaintext session)
 //
 // Packet numbers count up from 0 in each direction, and each direction
@@ -20,6 +21,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 
@@ -81,9 +83,16 @@ struct Opened {
   std::size_t size = 0;  // plaintext bytes written
 };
 
+// Whether this CPU can run libsodium's AES-256-GCM (AES-NI and PCLMUL): a
+// session may seal with it only when both ends can. Starts libsodium, which
+// detects the CPU's features; false when it cannot start.
+bool aes256gcm_available();
+
 // One session's sending and receiving state.
 class SealedChannel {
  public:
+  // An AES-256-GCM session on a CPU without AES instructions (which the
+  // handshake never agrees) throws std::invalid_argument.
   explicit SealedChannel(const SessionParams& params);
   ~SealedChannel();
   SealedChannel(const SealedChannel&) = delete;
@@ -93,6 +102,7 @@ class SealedChannel {
 
   std::uint32_t connection_id() const { return params_.connection_id; }
   bool plaintext() const { return params_.plaintext; }
+  SessionCipher cipher() const { return params_.cipher; }
   std::size_t overhead() const { return params_.plaintext ? kSealedHeaderBytes : kSealOverheadBytes; }
 
   // Seals `plaintext` into `out`, which must hold plaintext.size() +
@@ -106,9 +116,24 @@ class SealedChannel {
   std::uint64_t sent() const { return next_send_; }
 
  private:
+  // libsodium's precomputed AES-256-GCM key schedules, one per direction
+  // (16-byte aligned, which the heap allocation guarantees); only in an
+  // encrypted AES-256-GCM session. Wiped when dropped.
+  struct AesStates;
+  struct AesStatesDeleter {
+    void operator()(AesStates* states) const;
+  };
+
   void wipe();
+  // With the session's cipher; the associated data is the 6-byte header.
+  std::size_t encrypt(std::uint8_t* body, std::span<const std::uint8_t> plaintext, const std::uint8_t* header,
+                      std::uint64_t number) const;
+  // False when the tag does not verify.
+  bool decrypt(std::uint8_t* out, std::span<const std::uint8_t> body, const std::uint8_t* header, std::uint64_t number,
+               std::size_t& written) const;
 
   SessionParams params_;
+  std::unique_ptr<AesStates, AesStatesDeleter> aes_;
   std::uint64_t next_send_ = 0;
   ReplayWindow window_;
 };

@@ -63,7 +63,12 @@ inline constexpr std::size_t kMaxDatagramSize = kResponseFixedSize + kMaxTokenSi
 
 // Bits of the flags byte of HELLO, RESPONSE and ACCEPTED; the others are 0.
 inline constexpr std::uint8_t kFlagPlaintext = 0x01;  // an unencrypted session (EnetConfig::plaintext)
-inline constexpr std::uint8_t kKnownFlags = kFlagPlaintext;
+// In HELLO and RESPONSE: the client's CPU has AES instructions, so it can
+// seal with AES-256-GCM. In ACCEPTED: the server chose AES-256-GCM (only
+// when the client offered it and its own CPU has them too); without it the
+// session seals with ChaCha20-Poly1305. A plaintext session ignores it.
+inline constexpr std::uint8_t kFlagAes256Gcm = 0x02;
+inline constexpr std::uint8_t kKnownFlags = kFlagPlaintext | kFlagAes256Gcm;
 
 using Cookie = std::array<std::uint8_t, kCookieSize>;
 using PublicKey = std::array<std::uint8_t, kPublicKeySize>;
@@ -90,7 +95,9 @@ struct Response {
 struct Accepted {
   std::uint64_t nonce = 0;
   std::uint32_t connection_id = 0;  // never 0 from an honest server
-  std::uint8_t flags = 0;           // as requested
+  // The plaintext bit as requested; kFlagAes256Gcm when the server chose
+  // that cipher.
+  std::uint8_t flags = 0;
   // By the server's identity key over the exchange (docs/security.md).
   Signature signature{};
   // Keyed with the server-to-client key: the server derived our keys.
