@@ -1,5 +1,6 @@
 #include "tickwire/client/client.h"
 
+#include <cmath>
 #include <stdexcept>
 
 #include "tickwire/core/handshake.h"
@@ -34,6 +35,12 @@ void ClientConfig::validate() const {
   if (max_replay_ticks == 0 || max_replay_ticks > 1024) fail("max_replay_ticks must be in 1..1024");
   if (spawn_confirm_ticks == 0 || spawn_confirm_ticks > 65536) fail("spawn_confirm_ticks must be in 1..65536");
   if (snapshot_history_ticks == 0 || snapshot_history_ticks > 4096) fail("snapshot_history_ticks must be in 1..4096");
+  if (prediction_switch_blend < Duration::zero() || prediction_switch_blend > Duration::seconds(10)) {
+    fail("prediction_switch_blend must be in 0..10 s");
+  }
+  if (!std::isfinite(visual_pop_distance) || visual_pop_distance <= 0.0F) {
+    fail("visual_pop_distance must be a positive number");
+  }
 }
 
 const char* to_string(ClientState state) {

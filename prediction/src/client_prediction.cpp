@@ -57,6 +57,7 @@ ClientPrediction::ClientPrediction(snapshot::Schema schema, Game& game, InputSam
   if (!sampler_) throw std::invalid_argument("ClientPrediction: an input sampler is required");
   const std::size_t ids = world_.config().max_entities;
   full_mask_.assign(ids, 0);
+  roles_.assign(ids, 0);
   replay_mask_.assign(ids, 0);
   tolerance_.resize(schema_.type_count());
   const std::size_t stride = schema_.max_stride();
@@ -67,11 +68,11 @@ ClientPrediction::ClientPrediction(snapshot::Schema schema, Game& game, InputSam
   drawn_.resize(stride);
 }
 
-void ClientPrediction::predict(EntityId id) {
+void ClientPrediction::predict(EntityId id, PredictedRole role) {
   if (id.value >= config_.server_max_entities) {
     throw std::invalid_argument("ClientPrediction::predict: id " + std::to_string(id.value) + " is not a server id");
   }
-  add_predicted(id);
+  add_predicted(id, role);
 }
 
 void ClientPrediction::stop_predicting(EntityId id) {
@@ -80,7 +81,8 @@ void ClientPrediction::stop_predicting(EntityId id) {
   smoother_.forget(id);
 }
 
-void ClientPrediction::add_predicted(EntityId id) {
+void ClientPrediction::add_predicted(EntityId id, PredictedRole role) {
+  roles_[id.value] = static_cast<std::uint8_t>(role);
   if (predicts(id)) return;
   predicted_.insert(std::lower_bound(predicted_.begin(), predicted_.end(), id), id);
   full_mask_[id.value] = 1;
@@ -90,6 +92,7 @@ void ClientPrediction::remove_predicted(EntityId id) {
   if (!predicts(id)) return;
   predicted_.erase(std::lower_bound(predicted_.begin(), predicted_.end(), id));
   full_mask_[id.value] = 0;
+  roles_[id.value] = 0;
 }
 
 void PredictionChecks::validate(const snapshot::Schema& schema) const {

@@ -72,6 +72,15 @@ std::optional<std::uint32_t> find_by_owner(std::span<const std::pair<std::uint32
 
 }  // namespace
 
+// Players and projectiles move by their velocity; platforms follow their
+// paths (a player's velocity leaves out a platform's carry).
+void Game::motion_fields(std::vector<prediction::MotionFields>& out) const {
+  const Schema& s = arena::schema();
+  out.push_back(prediction::MotionFields::of(s.player_position, s.player_velocity, kPlayerRadius));
+  out.push_back(prediction::MotionFields::of(s.projectile_position, s.projectile_velocity));
+  out.push_back(prediction::MotionFields::of(s.platform_position, kPlatformHalfWidth * std::sqrt(2.0F)));  // to a corner
+}
+
 void Game::before_snapshots(const snapshot::World& world) {
   positions_.clear();
   position_ids_.clear();

@@ -63,4 +63,11 @@ void Game::predicted_entities(const snapshot::World& world, prediction::PlayerId
   if (std::hypot(a.x - b.x, a.y - b.y) <= config_.ball_predict_radius) out.push_back(*ball);
 }
 
+// Players and the ball move; the goals stand still.
+void Game::motion_fields(std::vector<prediction::MotionFields>& out) const {
+  const Schema& s = pitch::schema();
+  out.push_back(prediction::MotionFields::of(s.player_position, s.player_velocity, kPlayerRadius));
+  out.push_back(prediction::MotionFields::of(s.ball_position, s.ball_velocity, kBallRadius));
+}
+
 }  // namespace pitch

@@ -30,6 +30,7 @@
 #include "tickwire/core/tick.h"
 #include "tickwire/core/time.h"
 #include "tickwire/prediction/client_prediction.h"
+#include "tickwire/prediction/correction_cause.h"
 #include "tickwire/prediction/input_packet.h"
 #include "tickwire/prediction/input_redundancy.h"
 #include "tickwire/prediction/net_game.h"
@@ -88,6 +89,19 @@ struct ClientConfig {
   // rate; keep-alives wait a tick longer than the interval. 1..8.
   std::uint32_t input_interval = 1;
   prediction::SmoothingConfig smoothing{};
+  // An entity that starts or stops being predicted (NetGame::
+  // predicted_entities) moves between the interpolated timeline and the
+  // predicted one: its drawing blends from one to the other over this long,
+  // so it never jumps. Zero: it jumps.
+  Duration prediction_switch_blend = Duration::millis(200);
+  // Whether other players' entities that the game lists among the
+  // predicted are predicted (with NetGame::guess_input's guess of their
+  // input) or left on the interpolated timeline.
+  bool predict_remote_players = false;
+  // A drawn entity that moves further in one frame than its velocity
+  // explains, by more than this (game units), is a visual pop
+  // (ClientStats::visual_pops).
+  float visual_pop_distance = 0.25F;
   // What each snapshot is checked for against the prediction: replays
   // skipped when everything matched, an audit of those skips, per-field
   // tolerances (prediction::PredictionChecks, docs/prediction.md). Checked
@@ -176,6 +190,21 @@ struct ClientStats {
   Duration input_margin_p99;                  // 99% did: the low tail (the 1st percentile)
   std::uint32_t late_inputs_last_second = 0;  // reported during the last whole second
   std::uint64_t late_burst_seconds = 0;       // whole seconds in which over 1% of the inputs sent were late
+  // Why snapshots corrected the prediction (docs/prediction.md): corrected
+  // entities by cause (indexed by prediction::CorrectionCause) and by
+  // entity type (indexed by TypeId value; empty until the first).
+  prediction::CorrectionCounts mispredictions_by_cause{};
+  std::vector<std::uint64_t> mispredictions_by_type;
+  // What corrections did to the picture, in the game's units (positions of
+  // prediction::MotionFields): how far each moved what was drawn, at the
+  // first frame after it, and frames in which a drawn entity moved further
+  // than its velocity explains by more than ClientConfig::visual_pop_distance
+  // (teleports excepted).
+  std::uint64_t corrections_drawn = 0;
+  double correction_p50 = 0.0;
+  double correction_p99 = 0.0;
+  std::uint64_t visual_pops = 0;
+  std::uint64_t frames_drawn = 0;
 };
 
 // What update() draws into view(): teaching toggles for a viewer. They

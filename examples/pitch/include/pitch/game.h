@@ -194,6 +194,7 @@ class Game final : public tickwire::prediction::NetGame {
                                  tickwire::prediction::PlayerId player) const override;
   void predicted_entities(const tickwire::snapshot::World& world, tickwire::prediction::PlayerId player,
                           std::vector<EntityId>& out) const override;
+  void motion_fields(std::vector<tickwire::prediction::MotionFields>& out) const override;
 
  private:
   // The step length and the counters' lengths in ticks at `tick_rate`.

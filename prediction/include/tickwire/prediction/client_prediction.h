@@ -114,6 +114,14 @@ struct PredictionStats {
   std::uint64_t spawns_rejected = 0;
 };
 
+// Whose entity a predicted entity is, which decides what steers it in a
+// replay and what a correction of it is blamed on (CorrectionCause).
+enum class PredictedRole : std::uint8_t {
+  kOwn,           // the player's own: its avatar, its predicted spawns
+  kRemotePlayer,  // another player's, steered by a guess of their input (NetGame::guess_input)
+  kUnowned,       // nobody's (a ball, a platform): moved by the game alone
+};
+
 enum class TickOutcome : std::uint8_t {
   kPredicted,  // the world is at the tick asked for
   kStalled,    // max_replay_ticks past the newest server state: waiting for it
@@ -141,10 +149,14 @@ class ClientPrediction final : private SpawnHook {
 
   // Predicts server entity `id` (this player's avatar) from the next
   // authoritative state that carries it.
-  void predict(EntityId id);
+  void predict(EntityId id, PredictedRole role = PredictedRole::kOwn);
   // Leaves `id` to the snapshots again (it stays in the world, unsimulated).
   void stop_predicting(EntityId id);
   bool predicts(EntityId id) const { return id.value < full_mask_.size() && full_mask_[id.value] != 0; }
+  // The role `id` was predicted with; kOwn for an entity not predicted.
+  PredictedRole role(EntityId id) const {
+    return id.value < roles_.size() ? static_cast<PredictedRole>(roles_[id.value]) : PredictedRole::kOwn;
+  }
 
   // How far (in quantization steps) a field may differ from the server's
   // before it counts as a misprediction; 0, the default, means exactly.
@@ -232,7 +244,7 @@ class ClientPrediction final : private SpawnHook {
   void audit_skip(Tick tick, const snapshot::World& authoritative);
   void expire_spawns(Tick authoritative_tick);
   void reject_spawn(const PendingSpawn& spawn);
-  void add_predicted(EntityId id);
+  void add_predicted(EntityId id, PredictedRole role = PredictedRole::kOwn);
   void remove_predicted(EntityId id);
   bool base_state(EntityId id, TypeId type, double ticks, std::span<std::uint32_t> out) const;
 
@@ -248,6 +260,7 @@ class ClientPrediction final : private SpawnHook {
 
   std::vector<EntityId> predicted_;                    // sorted
   std::vector<std::uint8_t> full_mask_;                // by id: predicted
+  std::vector<std::uint8_t> roles_;                    // by id: PredictedRole of a predicted entity
   std::vector<std::uint8_t> replay_mask_;              // by id: rolled back by the current selective replay
   std::vector<EntityId> restore_;                      // entities the current snapshot rolls back
   std::vector<std::vector<std::uint32_t>> tolerance_;  // per type, per slot; empty: exact

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "tickwire/prediction/game.h"
+#include "tickwire/prediction/motion.h"
+#include "tickwire/snapshot/record.h"
 #include "tickwire/snapshot/body_models.h"
 #include "tickwire/snapshot/delta.h"
 #include "tickwire/snapshot/schema.h"
@@ -71,6 +73,23 @@ class NetGame : public Game {
   // predicts the avatar alone.
   virtual void predicted_entities(const snapshot::World& world, PlayerId player, std::vector<EntityId>& out) const {
     if (auto id = avatar(world, player)) out.push_back(*id);
+  }
+  // Client: where each entity type keeps its position and velocity (see
+  // motion.h). The runtime measures corrections and visual pops, compares
+  // smoothing thresholds and measures distances with them. The default
+  // states none.
+  virtual void motion_fields(std::vector<MotionFields>& /*out*/) const {}
+  // Client: for an entity this client predicts but does not control
+  // (another player's avatar near its own), a guess of the input that
+  // steers it in the ticks after `world` (the newest server state): for
+  // example its last move, repeated, as the server does for an input that
+  // never arrived. Writes the guess into `input` (reset to the input
+  // type's defaults) and returns the player whose input it stands for;
+  // nullopt when nobody steers the entity (a ball), which then simulates
+  // with no input of its own.
+  virtual std::optional<PlayerId> guess_input(const snapshot::World& /*world*/, EntityId /*entity*/,
+                                              snapshot::Record& /*input*/) const {
+    return std::nullopt;
   }
 
  protected:

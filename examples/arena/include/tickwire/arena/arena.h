@@ -209,6 +209,7 @@ class Game final : public prediction::NetGame {
   void player_joined(snapshot::World& world, prediction::PlayerId player) override;
   void player_left(snapshot::World& world, prediction::PlayerId player) override;
   void before_snapshots(const snapshot::World& world) override;
+  void motion_fields(std::vector<prediction::MotionFields>& out) const override;
   snapshot::Relevancy relevancy(const snapshot::World& world, prediction::PlayerId player) override;
   std::optional<EntityId> avatar(const snapshot::World& world, prediction::PlayerId player) const override;
   void predicted_entities(const snapshot::World& world, prediction::PlayerId player,
