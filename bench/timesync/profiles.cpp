@@ -117,6 +117,9 @@ Duration LatencyWave::at(Duration since_start) const {
 
 Duration DelayTrack::at(Duration since_start) const {
   if (corners.empty()) return Duration::zero();
+  if (repeat > Duration::zero() && since_start >= repeat) {
+    since_start = Duration::micros(since_start.micros() % repeat.micros());
+  }
   if (since_start < corners.front().at) return corners.front().extra;
   // The last corner at or before `since_start`: after a jump, the new value.
   const auto next = std::upper_bound(corners.begin(), corners.end(), since_start,
@@ -141,13 +144,18 @@ namespace {
 // The times a track's value changes at: its corners, and every kWaveStep
 // along a sloping segment, within [0, length].
 void add_track_times(const DelayTrack& track, Duration length, std::vector<Duration>& times) {
-  for (std::size_t i = 0; i < track.corners.size(); ++i) {
-    const DelayTrack::Corner& c = track.corners[i];
-    if (c.at <= length) times.push_back(std::max(Duration::zero(), c.at));
-    if (i + 1 == track.corners.size()) continue;
-    const DelayTrack::Corner& n = track.corners[i + 1];
-    if (n.extra == c.extra) continue;
-    for (Duration t = c.at + kWaveStep; t < n.at && t <= length; t += kWaveStep) times.push_back(t);
+  const bool repeats = track.repeat > Duration::zero();
+  for (Duration offset = Duration::zero(); offset <= length; offset += track.repeat) {
+    if (repeats) times.push_back(offset);  // where the pattern starts again
+    for (std::size_t i = 0; i < track.corners.size(); ++i) {
+      const DelayTrack::Corner& c = track.corners[i];
+      if (offset + c.at <= length) times.push_back(std::max(Duration::zero(), offset + c.at));
+      if (i + 1 == track.corners.size()) continue;
+      const DelayTrack::Corner& n = track.corners[i + 1];
+      if (n.extra == c.extra) continue;
+      for (Duration t = c.at + kWaveStep; t < n.at && offset + t <= length; t += kWaveStep) times.push_back(offset + t);
+    }
+    if (!repeats) break;
   }
 }
 

@@ -54,6 +54,9 @@ struct DelayTrack {
   std::vector<Corner> corners;  // in time order
   bool up = true;               // applies to client-to-server
   bool down = true;             // applies to server-to-client
+  // When positive, the corners repeat every `repeat` (they should lie
+  // within it): the track at t is the track at t modulo `repeat`.
+  Duration repeat = Duration::zero();
   // The extra delay at `since_start` into the run; zero without corners.
   Duration at(Duration since_start) const;
 };
@@ -101,8 +104,10 @@ std::vector<BenchProfile> builtin_profiles();
 // may start from a built-in ("base": "broadband"), set both directions
 // ("link": {...}) or each ("up", "down"), a clock drift ("drift_ppm"),
 // route changes ("steps": [{"at_s": 180, "link": {...}}]), where a step's
-// fields override the profile's own, and one latency wave ("sawtooth" or
-// "flap").
+// fields override the profile's own, one latency wave ("sawtooth" or
+// "flap"), delay tracks ("tracks": [{"corners": [[0, 0], [5, 15]],
+// "repeat_s": 60, "links": "up"}], corners as [seconds, ms]) and clock
+// steps ("clock_steps": [{"at_s": 30, "by_ms": 120}]).
 Result<std::vector<BenchProfile>> load_profiles(const std::string& path);
 
 }  // namespace tickwire::bench
