@@ -109,6 +109,7 @@ bool write_json(const std::string& path, const std::vector<RunResult>& results, 
         << ",\"predicted_sign_changes_per_min\":" << number(r.predicted_sign_changes_per_min, 3)
         << ",\"interpolation_sign_changes_per_min\":" << number(r.interpolation_sign_changes_per_min, 3)
         << ",\"offset_error_ms_mean\":" << number(r.offset_error_ms_mean, 3)
+        << ",\"late_burst_seconds\":" << r.late_burst_seconds << ",\"input_seconds\":" << r.input_seconds
         << ",\"wall_seconds\":" << number(r.wall_seconds, 2);
     if (r.dominated_by) {
       out << ",\"dominated_by\":[";
