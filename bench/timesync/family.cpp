@@ -15,7 +15,10 @@ namespace {
 
 constexpr double kOnTimeBar = 0.995;
 constexpr std::size_t kWorstShown = 10;
-const std::string kOurs = to_string(ProviderKind::kAdaptive);
+const std::string& ours_name() {
+  static const std::string name = to_string(ProviderKind::kAdaptive);
+  return name;
+}
 
 const RunResult* find_run(const LinkOutcome& link, const std::string& provider, std::uint32_t hz) {
   for (const RunResult& r : link.runs) {
@@ -27,7 +30,7 @@ const RunResult* find_run(const LinkOutcome& link, const std::string& provider, 
 bool dominated_by_any(const LinkOutcome& link, const RunResult& run, bool baselines_only) {
   for (const RunResult& other : link.runs) {
     if (other.send_hz != run.send_hz || other.provider == run.provider) continue;
-    if (baselines_only && other.provider == kOurs) continue;
+    if (baselines_only && other.provider == ours_name()) continue;
     if (dominates(other, run)) return true;
   }
   return false;
@@ -97,7 +100,7 @@ Targets targets_of(const std::vector<LinkOutcome>& links, std::uint32_t hz) {
   std::size_t clean = 0, at_bar = 0;
   std::vector<double> gaps;
   for (const LinkOutcome& link : links) {
-    const RunResult* ours = find_run(link, kOurs, hz);
+    const RunResult* ours = find_run(link, ours_name(), hz);
     if (ours == nullptr) continue;
     ++t.links;
     if (!dominated_by_any(link, *ours, true)) ++clean;
@@ -124,7 +127,7 @@ struct Regret {
 };
 
 double regret_at(const LinkOutcome& link, std::uint32_t hz, const CostPrices& prices, const RunResult** best) {
-  const RunResult* ours = find_run(link, kOurs, hz);
+  const RunResult* ours = find_run(link, ours_name(), hz);
   if (ours == nullptr) return 0;
   *best = ours;
   for (const RunResult& r : link.runs) {
@@ -149,7 +152,9 @@ std::vector<Regret> worst_links(const std::vector<LinkOutcome>& links, const Fam
   return out;
 }
 
-bool ours_ran(const FamilyConditions& c) { return std::find(c.providers.begin(), c.providers.end(), kOurs) != c.providers.end(); }
+bool ours_ran(const FamilyConditions& c) {
+  return std::find(c.providers.begin(), c.providers.end(), ours_name()) != c.providers.end();
+}
 
 void print_spread(const Spread& s, const char* format) {
   for (const double v : {s.p10, s.p50, s.p90, s.worst}) std::printf(format, v);
@@ -191,8 +196,8 @@ void print_family(const std::vector<LinkOutcome>& links, const FamilyConditions&
       "links (p10 p50 p90 worst)\n"
       "cost = excess lead + %.0f ms x late share + %.0f ms x late-burst-second share; lb/min = late-burst seconds "
       "per client-minute\n",
-      c.which.c_str(), links.size(), c.seconds_per_link,
-      c.clients, c.prices.late_input_ms, c.prices.late_burst_second_ms);
+      c.which.c_str(), links.size(), c.seconds_per_link, c.clients, c.prices.late_input_ms,
+      c.prices.late_burst_second_ms);
   std::printf("%-14s %3s | %-31s | %-27s | %-27s | %-27s | %7s %6s\n", "provider", "Hz", "on_time%", "excess_lead_ms",
               "late_burst/min", "cost_ms", ">=99.5%", "domin%");
   for (const std::uint32_t hz : c.send_rates) {
@@ -212,17 +217,17 @@ void print_family(const std::vector<LinkOutcome>& links, const FamilyConditions&
     std::printf(
         "%s at %u Hz: dominated by no baseline on %.1f%% of %zu links; >= 99.5%% on time on %.1f%% of the %zu links "
         "where any provider reaches it; median excess lead %+.1f ms over the leanest provider reaching it there\n",
-        kOurs.c_str(), hz, 100 * t.not_dominated, t.links, 100 * t.at_bar_where_reachable, t.reachable,
+        ours_name().c_str(), hz, 100 * t.not_dominated, t.links, 100 * t.at_bar_where_reachable, t.reachable,
         t.median_excess_gap_ms);
   }
-  std::printf("\nworst links for %s (largest cost over the cheapest provider, at either rate):\n", kOurs.c_str());
+  std::printf("\nworst links for %s (largest cost over the cheapest provider, at either rate):\n", ours_name().c_str());
   for (const Regret& w : worst_links(links, c)) {
     std::printf("  %-10s seed %llu  +%.1f ms |", w.link->id.name().c_str(),
                 static_cast<unsigned long long>(w.link->id.link_seed()), w.worst_ms);
     for (const std::uint32_t hz : c.send_rates) {
       const RunResult* best = nullptr;
       (void)regret_at(*w.link, hz, c.prices, &best);
-      const RunResult* ours = find_run(*w.link, kOurs, hz);
+      const RunResult* ours = find_run(*w.link, ours_name(), hz);
       if (ours == nullptr || best == nullptr) continue;
       std::printf(" %uHz %.2f%% %.1f ms cost %.1f (best %s %.1f) |", hz, 100 * ours->on_time_rate,
                   ours->mean_excess_lead_ms, player_cost_ms(*ours, c.prices), best->provider.c_str(),
@@ -259,9 +264,9 @@ bool write_family_json(const std::string& path, const std::vector<LinkOutcome>& 
   for (const std::uint32_t hz : ours_ran(c) ? c.send_rates : std::vector<std::uint32_t>{}) {
     const Targets t = targets_of(links, hz);
     out << sep << "{\"send_hz\":" << hz << ",\"not_dominated_share\":" << json_number(t.not_dominated)
-        << ",\"reachable_links\":" << t.reachable << ",\"on_time_995_share_where_reachable\":"
-        << json_number(t.at_bar_where_reachable) << ",\"median_excess_gap_ms\":" << json_number(t.median_excess_gap_ms)
-        << "}";
+        << ",\"reachable_links\":" << t.reachable
+        << ",\"on_time_995_share_where_reachable\":" << json_number(t.at_bar_where_reachable)
+        << ",\"median_excess_gap_ms\":" << json_number(t.median_excess_gap_ms) << "}";
     sep = ",";
   }
   out << "],\"worst\":[";
@@ -278,8 +283,9 @@ bool write_family_json(const std::string& path, const std::vector<LinkOutcome>& 
     const char* run_sep = "";
     for (const RunResult& r : link.runs) {
       out << run_sep << "{\"provider\":" << json_text(r.provider) << ",\"send_hz\":" << r.send_hz
-          << ",\"on_time_rate\":" << json_number(r.on_time_rate) << ",\"reachable_rate\":"
-          << json_number(r.reachable_rate) << ",\"mean_excess_lead_ms\":" << json_number(r.mean_excess_lead_ms)
+          << ",\"on_time_rate\":" << json_number(r.on_time_rate)
+          << ",\"reachable_rate\":" << json_number(r.reachable_rate)
+          << ",\"mean_excess_lead_ms\":" << json_number(r.mean_excess_lead_ms)
           << ",\"p99_excess_lead_ms\":" << json_number(r.p99_excess_lead_ms)
           << ",\"late_burst_seconds\":" << r.late_burst_seconds << ",\"input_seconds\":" << r.input_seconds
           << ",\"cost_ms\":" << json_number(player_cost_ms(r, c.prices)) << ",\"hard_resets\":" << r.hard_resets

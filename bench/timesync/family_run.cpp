@@ -31,10 +31,10 @@ LinkOutcome run_link(const FamilyRunSettings& s, const RandomLinkId& id) {
 }  // namespace
 
 int run_family(const FamilyRunSettings& s) {
-  std::printf("bench_timesync: random links, %.0f simulated seconds per link, %u clients, ticks at %u Hz, frames at "
-              "%.0f Hz, %u thread%s (the figures do not depend on it)\n",
-              s.seconds_per_link, s.run.clients, s.run.tick_rate, s.run.frame_rate, s.threads,
-              s.threads == 1 ? "" : "s");
+  std::printf(
+      "bench_timesync: random links, %.0f simulated seconds per link, %u clients, ticks at %u Hz, frames at "
+      "%.0f Hz, %u thread%s (the figures do not depend on it)\n",
+      s.seconds_per_link, s.run.clients, s.run.tick_rate, s.run.frame_rate, s.threads, s.threads == 1 ? "" : "s");
   print_table_header();
   std::vector<LinkOutcome> outcomes(s.links.size());
   run_in_order(

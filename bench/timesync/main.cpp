@@ -11,9 +11,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
-
 #include <thread>
+#include <vector>
 
 #include "family_run.h"
 #include "profiles.h"

@@ -279,9 +279,7 @@ struct Builder {
 
 }  // namespace
 
-std::string RandomLinkId::name() const {
-  return "r" + std::to_string(family_seed) + ":" + std::to_string(index);
-}
+std::string RandomLinkId::name() const { return "r" + std::to_string(family_seed) + ":" + std::to_string(index); }
 
 std::uint64_t RandomLinkId::link_seed() const { return mix(mix(family_seed) ^ (0xA5A5A5A5ULL + index)); }
 

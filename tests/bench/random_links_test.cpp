@@ -1,6 +1,8 @@
 // The time benchmark's random links: a link is the same whatever else is
 // drawn and however long it runs, the family spans what it promises, and
 // the delay tracks it is built from mean what they say.
+#include "random_links.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -8,7 +10,6 @@
 #include <string>
 
 #include "profiles.h"
-#include "random_links.h"
 
 namespace tickwire::bench {
 namespace {
