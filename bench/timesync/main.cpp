@@ -3,6 +3,7 @@
 // with --json FILE, writes the figures. See docs/time-measurements.md.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -79,6 +80,12 @@ double number_in(const std::string& v, double lo, double hi, const char* flag) {
   const double x = std::stod(v, &used);
   if (used != v.size() || !(x >= lo && x <= hi)) throw std::invalid_argument(flag);
   return x;
+}
+
+std::uint32_t whole_number_in(const std::string& v, std::uint32_t lo, std::uint32_t hi, const char* flag) {
+  const double x = number_in(v, lo, hi, flag);
+  if (x != std::floor(x)) throw std::invalid_argument(flag);
+  return static_cast<std::uint32_t>(x);
 }
 
 void split_into(const std::string& value, std::vector<std::string>& out) {
@@ -178,7 +185,7 @@ std::optional<Options> parse(int argc, char** argv) {
       } else if (arg == "--random-links") {
         const auto v = value();
         if (!v) return std::nullopt;
-        o.random_links = static_cast<std::uint32_t>(number_in(*v, 1, 100000, "--random-links"));
+        o.random_links = whole_number_in(*v, 1, 100000, "--random-links");
       } else if (arg == "--random-link") {
         const auto v = value();
         if (!v) return std::nullopt;
@@ -199,7 +206,7 @@ std::optional<Options> parse(int argc, char** argv) {
       } else if (arg == "--threads") {
         const auto v = value();
         if (!v) return std::nullopt;
-        o.threads = static_cast<unsigned>(number_in(*v, 1, 64, "--threads"));
+        o.threads = whole_number_in(*v, 1, 64, "--threads");
       } else if (arg == "--cost-late-ms") {
         const auto v = value();
         if (!v) return std::nullopt;
