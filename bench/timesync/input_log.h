@@ -42,6 +42,34 @@ class InputLog {
     }
   }
 
+  struct Seconds {
+    std::uint64_t with_inputs = 0;  // seconds in which inputs were sent
+    std::uint64_t late_burst = 0;   // of those, with more than `fraction` of them not on time
+  };
+  // Buckets the inputs the server reached by the whole second (since
+  // `start`) they were sent in.
+  Seconds late_burst_seconds(Time start, double fraction) const {
+    struct Tally {
+      std::uint64_t inputs = 0;
+      std::uint64_t late = 0;
+    };
+    std::vector<Tally> seconds;
+    for (std::size_t i = 0; i < sent_.size(); ++i) {
+      if (sent_[i] == kNever || consumed_[i] == kNever || sent_[i] < start.micros()) continue;
+      const auto second = static_cast<std::size_t>((sent_[i] - start.micros()) / 1'000'000);
+      if (second >= seconds.size()) seconds.resize(second + 1);
+      ++seconds[second].inputs;
+      if (arrived_[i] == kNever || arrived_[i] > consumed_[i]) ++seconds[second].late;
+    }
+    Seconds out;
+    for (const Tally& s : seconds) {
+      if (s.inputs == 0) continue;
+      ++out.with_inputs;
+      if (static_cast<double>(s.late) > fraction * static_cast<double>(s.inputs)) ++out.late_burst;
+    }
+    return out;
+  }
+
  private:
   bool in_range(Tick t) const { return t.value() < sent_.size(); }
   void set(std::vector<std::int64_t>& v, Tick t, Time at) {

@@ -2,6 +2,8 @@
 // seeds, over a simulated network with stepped time. Prints a table and,
 // with --json FILE, writes the figures. See docs/time-measurements.md.
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -10,8 +12,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
+#include "family_run.h"
 #include "profiles.h"
 #include "providers.h"
 #include "report.h"
@@ -37,7 +41,14 @@ constexpr const char* kUsage =
     "  --adaptive-no-hold  the adaptive provider without its hold for rises that keep coming back\n"
     "  --redundancy N      N inputs per packet, sent once (1..16), instead of the runtime's policy\n"
     "  --trace FILE        write client 0's timelines as CSV every 100 ms (last run wins)\n"
-    "  --list              list the profiles and exit\n";
+    "  --list              list the profiles and exit\n"
+    "random links (instead of the profiles; docs/time-measurements.md, \"Random links\"):\n"
+    "  --random-links N    links 0..N-1 of the family of --seed (1..100000)\n"
+    "  --random-link S:I   link I of family S alone (repeatable, or a comma-separated list)\n"
+    "  --link-seconds X    simulated seconds per random link (default 120)\n"
+    "  --threads N         links run on N threads (default: the cores, at most 2); the figures do not depend on it\n"
+    "  --cost-late-ms MS   the cost's price of a late input (default 100)\n"
+    "  --cost-burst-ms MS  the cost's price of a late-burst second, on each of its inputs (default 100)\n";
 
 constexpr std::uint32_t kTickRate = 60;
 constexpr double kFrameRate = 144;
@@ -57,7 +68,25 @@ struct Options {
   bool no_hold = false;
   std::uint32_t fixed_redundancy = 0;  // 0: the runtime's policy
   bool list = false;
+  std::optional<std::uint32_t> random_links;
+  std::vector<RandomLinkId> random_link_ids;
+  double link_seconds = 120;
+  unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1U, 2U);
+  CostPrices prices;
 };
+
+double number_in(const std::string& v, double lo, double hi, const char* flag) {
+  std::size_t used = 0;
+  const double x = std::stod(v, &used);
+  if (used != v.size() || !(x >= lo && x <= hi)) throw std::invalid_argument(flag);
+  return x;
+}
+
+std::uint32_t whole_number_in(const std::string& v, std::uint32_t lo, std::uint32_t hi, const char* flag) {
+  const double x = number_in(v, lo, hi, flag);
+  if (x != std::floor(x)) throw std::invalid_argument(flag);
+  return static_cast<std::uint32_t>(x);
+}
 
 void split_into(const std::string& value, std::vector<std::string>& out) {
   std::size_t start = 0;
@@ -153,6 +182,39 @@ std::optional<Options> parse(int argc, char** argv) {
         const auto v = value();
         if (!v) return std::nullopt;
         o.trace = *v;
+      } else if (arg == "--random-links") {
+        const auto v = value();
+        if (!v) return std::nullopt;
+        o.random_links = whole_number_in(*v, 1, 100000, "--random-links");
+      } else if (arg == "--random-link") {
+        const auto v = value();
+        if (!v) return std::nullopt;
+        std::vector<std::string> parts;
+        split_into(*v, parts);
+        for (const auto& part : parts) {
+          const auto id = parse_random_link(part);
+          if (!id) {
+            std::cerr << "bench_timesync: --random-link " << part << " must be SEED:INDEX, e.g. 1:17\n";
+            return std::nullopt;
+          }
+          o.random_link_ids.push_back(*id);
+        }
+      } else if (arg == "--link-seconds") {
+        const auto v = value();
+        if (!v) return std::nullopt;
+        o.link_seconds = number_in(*v, 1, 24 * 3600, "--link-seconds");
+      } else if (arg == "--threads") {
+        const auto v = value();
+        if (!v) return std::nullopt;
+        o.threads = whole_number_in(*v, 1, 64, "--threads");
+      } else if (arg == "--cost-late-ms") {
+        const auto v = value();
+        if (!v) return std::nullopt;
+        o.prices.late_input_ms = number_in(*v, 0, 1e6, "--cost-late-ms");
+      } else if (arg == "--cost-burst-ms") {
+        const auto v = value();
+        if (!v) return std::nullopt;
+        o.prices.late_burst_second_ms = number_in(*v, 0, 1e6, "--cost-burst-ms");
       } else if (arg == "--json") {
         const auto v = value();
         if (!v) return std::nullopt;
@@ -167,6 +229,15 @@ std::optional<Options> parse(int argc, char** argv) {
     }
   }
   if (o.send_rates.empty()) o.send_rates = {60, 30};
+  const bool random = o.random_links || !o.random_link_ids.empty();
+  if (random && (!o.profiles.empty() || !o.profile_files.empty() || !o.trace.empty() || o.list)) {
+    std::cerr << "bench_timesync: random links run without --profile, --profile-file, --trace or --list\n";
+    return std::nullopt;
+  }
+  if (o.random_links && !o.random_link_ids.empty()) {
+    std::cerr << "bench_timesync: --random-links N or --random-link S:I, not both\n";
+    return std::nullopt;
+  }
   return o;
 }
 
@@ -189,10 +260,50 @@ bool wanted(const std::vector<std::string>& filter, const std::string& name) {
   return false;
 }
 
+std::vector<ProviderKind> chosen_providers(const Options& o) {
+  std::vector<ProviderKind> out;
+  for (const ProviderKind kind : kAllProviders) {
+    if (wanted(o.providers, to_string(kind))) out.push_back(kind);
+  }
+  return out;
+}
+
+int run_random(const Options& o) {
+  FamilyRunSettings s;
+  if (o.random_links) {
+    for (std::uint32_t i = 0; i < *o.random_links; ++i) s.links.push_back(RandomLinkId{o.seed, i});
+    s.which = s.links.front().name() + ".." + s.links.back().name();
+  } else {
+    s.links = o.random_link_ids;
+    for (const RandomLinkId& id : s.links) s.which += (s.which.empty() ? "" : ",") + id.name();
+  }
+  s.run.tick_rate = kTickRate;
+  s.run.frame_rate = kFrameRate;
+  s.run.clients = o.clients;
+  s.run.redundancy = RedundancySetting{o.fixed_redundancy};
+  s.run.adaptive_late_rate = o.late_rate;
+  s.run.adaptive_late_event_cost_ms = o.late_event_cost_ms;
+  s.run.adaptive_hold = !o.no_hold;
+  s.seconds_per_link = o.link_seconds;
+  s.send_rates = o.send_rates;
+  s.providers = chosen_providers(o);
+  s.prices = o.prices;
+  s.threads = o.threads;
+  s.json = o.json;
+  return run_family(s);
+}
+
 int run(int argc, char** argv) {
   const auto options = parse(argc, argv);
   if (!options) return 2;
   const Options& o = *options;
+  for (const auto& name : o.providers) {
+    if (!provider_from_string(name)) {
+      std::cerr << "bench_timesync: unknown provider " << name << "\n";
+      return 2;
+    }
+  }
+  if (o.random_links || !o.random_link_ids.empty()) return run_random(o);
 
   std::vector<BenchProfile> profiles = builtin_profiles();
   for (const auto& file : o.profile_files) {
@@ -212,12 +323,6 @@ int run(int argc, char** argv) {
     for (const auto& p : profiles) known = known || p.name == name;
     if (!known) {
       std::cerr << "bench_timesync: unknown profile " << name << " (try --list)\n";
-      return 2;
-    }
-  }
-  for (const auto& name : o.providers) {
-    if (!provider_from_string(name)) {
-      std::cerr << "bench_timesync: unknown provider " << name << "\n";
       return 2;
     }
   }

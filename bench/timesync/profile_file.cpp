@@ -78,6 +78,19 @@ Result<void> apply_links(const JsonValue& spec, LinkConditions& up, LinkConditio
   return {};
 }
 
+// Which links a track or wave applies to: "both" (the default), "up" or "down".
+Result<void> read_links(const JsonValue& spec, bool& up, bool& down) {
+  const JsonValue* links = spec.find("links");
+  if (links == nullptr) return {};
+  const std::string which = links->is(JsonValue::Type::kString) ? links->string() : "";
+  if (which != "both" && which != "up" && which != "down") {
+    return make_error(ErrorCode::kInvalidArgument, "\"links\" must be \"both\", \"up\" or \"down\"");
+  }
+  up = which != "down";
+  down = which != "up";
+  return {};
+}
+
 // {"from_ms", "to_ms", "rise_s"} for a sawtooth, {"low_ms", "high_ms",
 // "every_s"} for a flap, and "links": "both" (the default), "up" or "down".
 Result<LatencyWave> read_wave(const JsonValue& spec, bool sawtooth) {
@@ -112,22 +125,89 @@ Result<LatencyWave> read_wave(const JsonValue& spec, bool sawtooth) {
                 millis_f(*period * 1000.0),
                 true,
                 true};
-  if (const JsonValue* links = spec.find("links")) {
-    const std::string which = links->is(JsonValue::Type::kString) ? links->string() : "";
-    if (which != "both" && which != "up" && which != "down") {
-      return make_error(ErrorCode::kInvalidArgument, "\"links\" must be \"both\", \"up\" or \"down\"");
-    }
-    w.up = which != "down";
-    w.down = which != "up";
-  }
+  if (auto r = read_links(spec, w.up, w.down); !r) return make_error(r.error().code, r.error().detail);
   return w;
+}
+
+// {"corners": [[seconds, ms], ...], "repeat_s": R, "links": ...}: corners
+// in time order, seconds and delays within a day and 10 s.
+Result<DelayTrack> read_track(const JsonValue& spec) {
+  if (!spec.is(JsonValue::Type::kObject)) return make_error(ErrorCode::kInvalidArgument, "a track must be an object");
+  for (const auto& [key, value] : spec.object()) {
+    if (key != "corners" && key != "repeat_s" && key != "links") {
+      return make_error(ErrorCode::kInvalidArgument, "unknown track field \"" + key + "\"");
+    }
+  }
+  DelayTrack track;
+  if (auto r = read_links(spec, track.up, track.down); !r) return make_error(r.error().code, r.error().detail);
+  const JsonValue* corners = spec.find("corners");
+  if (corners == nullptr || !corners->is(JsonValue::Type::kArray) || corners->array().empty()) {
+    return make_error(ErrorCode::kInvalidArgument, "a track needs \"corners\": [[seconds, ms], ...]");
+  }
+  for (const JsonValue& c : corners->array()) {
+    const bool pair = c.is(JsonValue::Type::kArray) && c.array().size() == 2 &&
+                      c.array()[0].is(JsonValue::Type::kNumber) && c.array()[1].is(JsonValue::Type::kNumber);
+    const double at = pair ? c.array()[0].number() : -1, extra = pair ? c.array()[1].number() : -1;
+    if (!(at >= 0 && at <= 86400 && extra >= -10000 && extra <= 10000)) {
+      return make_error(ErrorCode::kInvalidArgument, "a corner is [seconds 0..86400, ms -10000..10000]");
+    }
+    track.corners.push_back({millis_f(at * 1000.0), millis_f(extra)});
+    if (track.corners.size() > 1 && track.corners.back().at < track.corners[track.corners.size() - 2].at) {
+      return make_error(ErrorCode::kInvalidArgument, "corners must be in time order");
+    }
+  }
+  if (const JsonValue* repeat = spec.find("repeat_s")) {
+    // At least a second: the schedule is sampled every 100 ms.
+    if (!repeat->is(JsonValue::Type::kNumber) || !(repeat->number() >= 1 && repeat->number() <= 86400)) {
+      return make_error(ErrorCode::kInvalidArgument, "\"repeat_s\" must be in 1..86400");
+    }
+    track.repeat = millis_f(repeat->number() * 1000.0);
+  }
+  return track;
+}
+
+Result<ClockStep> read_clock_step(const JsonValue& spec) {
+  const JsonValue* at = spec.find("at_s");
+  const JsonValue* by = spec.find("by_ms");
+  if (!spec.is(JsonValue::Type::kObject) || spec.object().size() != 2 || at == nullptr || by == nullptr ||
+      !at->is(JsonValue::Type::kNumber) || !by->is(JsonValue::Type::kNumber) ||
+      !(at->number() >= 0 && at->number() <= 86400) || !(by->number() >= 0 && by->number() <= 100000)) {
+    // Forward only: the clocks a game reads are monotonic.
+    return make_error(ErrorCode::kInvalidArgument, "a clock step is {\"at_s\": 0..86400, \"by_ms\": 0..100000}");
+  }
+  return ClockStep{millis_f(at->number() * 1000.0), millis_f(by->number())};
+}
+
+Result<void> read_changes(const JsonValue& spec, BenchProfile& p) {
+  if (const JsonValue* tracks = spec.find("tracks")) {
+    if (!tracks->is(JsonValue::Type::kArray)) return make_error(ErrorCode::kInvalidArgument, "tracks must be an array");
+    for (const JsonValue& t : tracks->array()) {
+      auto track = read_track(t);
+      if (!track) return make_error(track.error().code, "track: " + track.error().detail);
+      p.tracks.push_back(*track);
+    }
+  }
+  if (const JsonValue* steps = spec.find("clock_steps")) {
+    if (!steps->is(JsonValue::Type::kArray)) {
+      return make_error(ErrorCode::kInvalidArgument, "clock_steps must be an array");
+    }
+    for (const JsonValue& s : steps->array()) {
+      auto step = read_clock_step(s);
+      if (!step) return make_error(step.error().code, step.error().detail);
+      p.clock_steps.push_back(*step);
+    }
+    std::stable_sort(p.clock_steps.begin(), p.clock_steps.end(),
+                     [](const ClockStep& a, const ClockStep& b) { return a.at < b.at; });
+  }
+  return {};
 }
 
 Result<BenchProfile> read_profile(const JsonValue& spec) {
   if (!spec.is(JsonValue::Type::kObject)) return make_error(ErrorCode::kInvalidArgument, "a profile must be an object");
   for (const auto& [key, value] : spec.object()) {
     if (key != "name" && key != "description" && key != "base" && key != "link" && key != "up" && key != "down" &&
-        key != "drift_ppm" && key != "steps" && key != "sawtooth" && key != "flap") {
+        key != "drift_ppm" && key != "steps" && key != "sawtooth" && key != "flap" && key != "tracks" &&
+        key != "clock_steps") {
       return make_error(ErrorCode::kInvalidArgument, "unknown profile field \"" + key + "\"");
     }
   }
@@ -186,6 +266,7 @@ Result<BenchProfile> read_profile(const JsonValue& spec) {
       p.wave = *wave;
     }
   }
+  if (auto r = read_changes(spec, p); !r) return make_error(r.error().code, p.name + ": " + r.error().detail);
   return p;
 }
 

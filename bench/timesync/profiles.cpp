@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <stdexcept>
 
 #include "tickwire/transport/link_profiles.h"
@@ -15,7 +16,7 @@ using transport::LinkConditions;
 BenchProfile shared(const std::string& name) {
   const auto p = transport::find_link_profile(name);
   if (!p) throw std::logic_error("link profile missing: " + name);
-  return BenchProfile{p->name, p->description, p->up, p->down, 0, {}, std::nullopt};
+  return BenchProfile{p->name, p->description, p->up, p->down, 0, {}, std::nullopt, {}, {}};
 }
 
 LinkConditions with_latency(LinkConditions c, Duration latency) {
@@ -32,7 +33,7 @@ LinkConditions link(std::int64_t latency_ms, std::int64_t jitter_ms, double loss
 }
 
 BenchProfile symmetric(std::string name, std::string description, const LinkConditions& c) {
-  return BenchProfile{std::move(name), std::move(description), c, c, 0, {}, std::nullopt};
+  return BenchProfile{std::move(name), std::move(description), c, c, 0, {}, std::nullopt, {}, {}};
 }
 
 // The harsh profiles: each is unkind in one way the others are not.
@@ -83,7 +84,9 @@ void add_harsh(std::vector<BenchProfile>& out) {
                              link(30, 3, 0.005),
                              0,
                              {},
-                             std::nullopt});
+                             std::nullopt,
+                             {},
+                             {}});
 
   // Bloat on the uplink alone (an upload saturating it): the inputs' delay
   // grows while snapshots keep coming quickly, so half the round trip is no
@@ -96,7 +99,9 @@ void add_harsh(std::vector<BenchProfile>& out) {
                         0,
                         {},
                         LatencyWave{LatencyWave::Shape::kSawtooth, Duration::millis(20), Duration::millis(200),
-                                    Duration::seconds(40), true, false}};
+                                    Duration::seconds(40), true, false},
+                        {},
+                        {}};
   out.push_back(up_bloat);
 }
 
@@ -110,6 +115,52 @@ Duration LatencyWave::at(Duration since_start) const {
   return low + Duration::micros(std::llround(static_cast<double>((high - low).micros()) * phase));
 }
 
+Duration DelayTrack::at(Duration since_start) const {
+  if (corners.empty()) return Duration::zero();
+  if (repeat > Duration::zero() && since_start >= repeat) {
+    since_start = Duration::micros(since_start.micros() % repeat.micros());
+  }
+  if (since_start < corners.front().at) return corners.front().extra;
+  // The last corner at or before `since_start`: after a jump, the new value.
+  const auto next = std::upper_bound(corners.begin(), corners.end(), since_start,
+                                     [](Duration t, const Corner& c) { return t < c.at; });
+  const Corner& from = *std::prev(next);
+  if (next == corners.end()) return from.extra;
+  const double share = static_cast<double>((since_start - from.at).micros()) /
+                       static_cast<double>(std::max<std::int64_t>(1, (next->at - from.at).micros()));
+  return from.extra + Duration::micros(std::llround(static_cast<double>((next->extra - from.extra).micros()) * share));
+}
+
+Duration BenchProfile::clock_jump(Duration since_start) const {
+  Duration total = Duration::zero();
+  for (const ClockStep& s : clock_steps) {
+    if (s.at <= since_start) total += s.by;
+  }
+  return total;
+}
+
+namespace {
+
+// The times a track's value changes at: its corners, and every kWaveStep
+// along a sloping segment, within [0, length].
+void add_track_times(const DelayTrack& track, Duration length, std::vector<Duration>& times) {
+  const bool repeats = track.repeat > Duration::zero();
+  for (Duration offset = Duration::zero(); offset <= length; offset += track.repeat) {
+    if (repeats) times.push_back(offset);  // where the pattern starts again
+    for (std::size_t i = 0; i < track.corners.size(); ++i) {
+      const DelayTrack::Corner& c = track.corners[i];
+      if (offset + c.at <= length) times.push_back(std::max(Duration::zero(), offset + c.at));
+      if (i + 1 == track.corners.size()) continue;
+      const DelayTrack::Corner& n = track.corners[i + 1];
+      if (n.extra == c.extra) continue;
+      for (Duration t = c.at + kWaveStep; t < n.at && offset + t <= length; t += kWaveStep) times.push_back(offset + t);
+    }
+    if (!repeats) break;
+  }
+}
+
+}  // namespace
+
 std::vector<LinkStep> link_schedule(const BenchProfile& profile, Duration length) {
   std::vector<Duration> times;
   for (const LinkStep& s : profile.steps) times.push_back(s.at);
@@ -117,6 +168,8 @@ std::vector<LinkStep> link_schedule(const BenchProfile& profile, Duration length
     const Duration every = w->shape == LatencyWave::Shape::kSawtooth ? kWaveStep : w->period;
     for (Duration t = Duration::zero(); t <= length; t += every) times.push_back(t);
   }
+  if (!profile.tracks.empty()) times.push_back(Duration::zero());
+  for (const DelayTrack& track : profile.tracks) add_track_times(track, length, times);
   std::sort(times.begin(), times.end());
   times.erase(std::unique(times.begin(), times.end()), times.end());
 
@@ -129,6 +182,11 @@ std::vector<LinkStep> link_schedule(const BenchProfile& profile, Duration length
     if (const auto& w = profile.wave) {
       if (w->up) now.up.latency = w->at(t);
       if (w->down) now.down.latency = w->at(t);
+    }
+    for (const DelayTrack& track : profile.tracks) {
+      const Duration extra = track.at(t);
+      if (track.up) now.up.latency = std::max(Duration::zero(), now.up.latency + extra);
+      if (track.down) now.down.latency = std::max(Duration::zero(), now.down.latency + extra);
     }
     out.push_back(now);
   }

@@ -41,6 +41,35 @@ struct LatencyWave {
   Duration at(Duration since_start) const;
 };
 
+// A delay added to some links' latency that changes over time: linear
+// between its corners, a jump where two corners share a time, the first
+// corner's value before it and the last one's after it. Any shape of
+// changing delay is a track: steps, ramps, a sawtooth filling and
+// draining, a route flapping; tracks on the same link add up.
+struct DelayTrack {
+  struct Corner {
+    Duration at;     // since the run started
+    Duration extra;  // added to the latency
+  };
+  std::vector<Corner> corners;  // in time order
+  bool up = true;               // applies to client-to-server
+  bool down = true;             // applies to server-to-client
+  // When positive, the corners repeat every `repeat` (they should lie
+  // within it): the track at t is the track at t modulo `repeat`.
+  Duration repeat = Duration::zero();
+  // The extra delay at `since_start` into the run; zero without corners.
+  Duration at(Duration since_start) const;
+};
+
+// From `at` on, every client's clock reads `by` more than it did (a
+// monotonic clock jumping forward: a suspended process, a paused virtual
+// machine). The client keeps rendering at its own rate; only what its
+// clock reads jumps.
+struct ClockStep {
+  Duration at;
+  Duration by;
+};
+
 struct BenchProfile {
   std::string name;
   std::string description;
@@ -51,6 +80,10 @@ struct BenchProfile {
   double drift_ppm = 0;
   std::vector<LinkStep> steps;
   std::optional<LatencyWave> wave;
+  std::vector<DelayTrack> tracks;
+  std::vector<ClockStep> clock_steps;  // in time order
+  // How far the client clocks have jumped by `since_start`.
+  Duration clock_jump(Duration since_start) const;
 };
 
 // A sawtooth moves in steps this long: 0.3 ms at a time for 20 -> 200 ms
@@ -59,7 +92,8 @@ inline constexpr Duration kWaveStep = Duration::millis(100);
 
 // The links of a run of `length`, as changes from their time on (the
 // first at zero when the profile changes over time): the steps, with any
-// wave's latency laid over them.
+// wave's latency laid over them and the tracks' delays added, sampled
+// every kWaveStep while a track slopes.
 std::vector<LinkStep> link_schedule(const BenchProfile& profile, Duration length);
 
 // lan, broadband, wifi, mobile, asymmetric, route_change, drift, stalls,
@@ -70,8 +104,10 @@ std::vector<BenchProfile> builtin_profiles();
 // may start from a built-in ("base": "broadband"), set both directions
 // ("link": {...}) or each ("up", "down"), a clock drift ("drift_ppm"),
 // route changes ("steps": [{"at_s": 180, "link": {...}}]), where a step's
-// fields override the profile's own, and one latency wave ("sawtooth" or
-// "flap").
+// fields override the profile's own, one latency wave ("sawtooth" or
+// "flap"), delay tracks ("tracks": [{"corners": [[0, 0], [5, 15]],
+// "repeat_s": 60, "links": "up"}], corners as [seconds, ms]) and clock
+// steps ("clock_steps": [{"at_s": 30, "by_ms": 120}]).
 Result<std::vector<BenchProfile>> load_profiles(const std::string& path);
 
 }  // namespace tickwire::bench

@@ -40,15 +40,19 @@ std::string rates(const std::vector<std::uint32_t>& send_rates) {
 
 }  // namespace
 
+bool dominates(const RunResult& a, const RunResult& b) {
+  const double more_on_time = 100.0 * (a.on_time_rate - b.on_time_rate);
+  const double less_lead = b.mean_excess_lead_ms - a.mean_excess_lead_ms;
+  return more_on_time >= kDominanceOnTimePoints && less_lead >= kDominanceExcessLeadMs;
+}
+
 void judge(std::vector<RunResult>& group) {
   for (RunResult& ours : group) {
     if (ours.provider != to_string(ProviderKind::kAdaptive)) continue;
     std::vector<std::string> by;
     for (const RunResult& other : group) {
       if (&other == &ours || other.provider == ours.provider) continue;
-      const double more_on_time = 100.0 * (other.on_time_rate - ours.on_time_rate);
-      const double less_lead = ours.mean_excess_lead_ms - other.mean_excess_lead_ms;
-      if (more_on_time >= kDominanceOnTimePoints && less_lead >= kDominanceExcessLeadMs) by.push_back(other.provider);
+      if (dominates(other, ours)) by.push_back(other.provider);
     }
     ours.dominated_by = by;
   }
@@ -105,6 +109,7 @@ bool write_json(const std::string& path, const std::vector<RunResult>& results, 
         << ",\"predicted_sign_changes_per_min\":" << number(r.predicted_sign_changes_per_min, 3)
         << ",\"interpolation_sign_changes_per_min\":" << number(r.interpolation_sign_changes_per_min, 3)
         << ",\"offset_error_ms_mean\":" << number(r.offset_error_ms_mean, 3)
+        << ",\"late_burst_seconds\":" << r.late_burst_seconds << ",\"input_seconds\":" << r.input_seconds
         << ",\"wall_seconds\":" << number(r.wall_seconds, 2);
     if (r.dominated_by) {
       out << ",\"dominated_by\":[";

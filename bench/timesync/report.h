@@ -15,6 +15,10 @@ namespace tickwire::bench {
 inline constexpr double kDominanceOnTimePoints = 0.05;
 inline constexpr double kDominanceExcessLeadMs = 2.0;
 
+// Whether `a` dominates `b` (runs on the same link at the same rate) by
+// the margins above.
+bool dominates(const RunResult& a, const RunResult& b);
+
 // Sets dominated_by on the adaptive results of `group` (the runs of one
 // profile at one snapshot rate): the baselines in it that dominate.
 void judge(std::vector<RunResult>& group);

@@ -186,8 +186,11 @@ class Harness {
   }
 
  private:
+  // What the client's clock reads at true time t: its oscillator (which may
+  // drift) plus any jump the clock has made.
   Time local_time(const Client& c, Time t) const {
-    return Time::from_micros(std::llround(c.origin_us + static_cast<double>((t - start_).micros()) * (1.0 + c.drift)));
+    return Time::from_micros(std::llround(c.origin_us + static_cast<double>((t - start_).micros()) * (1.0 + c.drift))) +
+           profile_.clock_jump(t - start_);
   }
   Time frame_true_time(const Client& c) const {
     const double local = c.first_frame_local_us + frame_us_ * static_cast<double>(c.frame);
@@ -383,6 +386,9 @@ class Harness {
     double minutes = 0, offset_sum = 0;
     for (auto& c : clients_) {
       c->log.tally(r, excess);
+      const InputLog::Seconds seconds = c->log.late_burst_seconds(start_, kLateBurstFraction);
+      r.late_burst_seconds += seconds.late_burst;
+      r.input_seconds += seconds.with_inputs;
       interp.insert(interp.end(), c->interp_delay_ms.begin(), c->interp_delay_ms.end());
       offset.insert(offset.end(), c->offset_abs_ms.begin(), c->offset_abs_ms.end());
       offset_sum += c->offset_sum_ms;

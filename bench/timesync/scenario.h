@@ -29,6 +29,10 @@
 
 namespace tickwire::bench {
 
+// The share of a second's inputs that, late, make it a late-burst second
+// (timesync::InputMarginConfig's default).
+inline constexpr double kLateBurstFraction = 0.01;
+
 struct RunConfig {
   Duration length = Duration::seconds(600);
   std::uint32_t tick_rate = 60;
@@ -69,6 +73,12 @@ struct RunResult {
   double interpolation_sign_changes_per_min = 0;
   double offset_error_ms_p99 = 0;   // of |estimate - truth|
   double offset_error_ms_mean = 0;  // signed
+  // Seconds (of true time, per client, summed over the clients) in which
+  // more than kLateBurstFraction of the inputs sent were not on time, as
+  // the runtime's InputMarginMonitor counts them; and the seconds in which
+  // any input was sent.
+  std::uint64_t late_burst_seconds = 0;
+  std::uint64_t input_seconds = 0;
   double wall_seconds = 0;
   // The adaptive provider's verdict (report.h); empty for the others.
   std::optional<std::vector<std::string>> dominated_by;
