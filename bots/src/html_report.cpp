@@ -197,7 +197,9 @@ std::string corrections_table(const CorrectionSummary& c) {
             fixed(pops_per_min, 2) + "</td></tr>\n";
   };
   line("all", c.totals, c.visual_pops_per_min);
-  for (std::size_t i = 0; i < c.bots.size(); ++i) line(std::to_string(i), c.bots[i].figures, c.bots[i].visual_pops_per_min);
+  for (std::size_t i = 0; i < c.bots.size(); ++i) {
+    line(std::to_string(i), c.bots[i].figures, c.bots[i].visual_pops_per_min);
+  }
   return html + "</table>\n";
 }
 

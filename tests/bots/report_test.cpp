@@ -263,10 +263,15 @@ TEST(BotReport, TheJsonBreaksCorrectionsDownPerBotAndForTheRun) {
 
 TEST(BotReport, EveryBotAndTheRunCarryEveryCorrectionKey) {
   const std::string json = to_json(sample_report());  // nothing corrected: zeros, every key
-  const std::string keys[] = {"\"mispredictions_by_cause\":{\"own_input\":0,\"remote_player\":0,\"unowned\":0,"
-                              "\"spawn\":0,\"server_event\":0}",
-                              "\"mispredictions_by_type\":{}", "\"correction_m_p50\":0", "\"correction_m_p99\":0",
-                              "\"visual_pops_per_min\":0", "\"corrections_drawn\":0", "\"visual_pops\":0"};
+  const std::string keys[] = {
+      "\"mispredictions_by_cause\":{\"own_input\":0,\"remote_player\":0,\"unowned\":0,"
+      "\"spawn\":0,\"server_event\":0}",
+      "\"mispredictions_by_type\":{}",
+      "\"correction_m_p50\":0",
+      "\"correction_m_p99\":0",
+      "\"visual_pops_per_min\":0",
+      "\"corrections_drawn\":0",
+      "\"visual_pops\":0"};
   for (const std::string& key : keys) {
     std::size_t found = 0;
     for (std::size_t at = json.find(key); at != std::string::npos; at = json.find(key, at + 1)) ++found;

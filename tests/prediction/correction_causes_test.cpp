@@ -2,12 +2,13 @@
 // a deterministic match in which a late own input, a remote player's
 // contact, an unowned object, a server-only event and a despawn are each
 // blamed on what caused them.
+#include "tickwire/prediction/correction_causes.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "lockstep.h"
-#include "tickwire/prediction/correction_causes.h"
 
 namespace tickwire::prediction {
 namespace {
@@ -136,9 +137,8 @@ struct CauseMatch {
     l.carry = [this](const snapshot::World& w) {
       const Tick at = l.client_tick - static_cast<std::int64_t>(l.lead + l.delay);
       CorrectionContext context;
-      context.own_input_stood_in = std::any_of(stood_in.begin(), stood_in.end(), [&](std::uint32_t t) {
-        return t > last_snapshot && t <= at.value();
-      });
+      context.own_input_stood_in = std::any_of(stood_in.begin(), stood_in.end(),
+                                               [&](std::uint32_t t) { return t > last_snapshot && t <= at.value(); });
       context.other_players = {theirs};
       l.client->correction_classifier().set_context(context);
       last_snapshot = at.value();

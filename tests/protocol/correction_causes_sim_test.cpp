@@ -82,8 +82,8 @@ client::Client& add_client(SimMatch& m, prediction::NetGame& game) {
   ec.max_peers = 1;
   m.inputs.emplace_back();
   auto sampler = [&m, index](Tick, snapshot::Record& input) { input = arena::to_record(m.inputs[index]); };
-  m.clients.push_back(std::make_unique<client::Client>(m.net.create_endpoint(address, ec), game, sampler,
-                                                       client::ClientConfig{}));
+  m.clients.push_back(
+      std::make_unique<client::Client>(m.net.create_endpoint(address, ec), game, sampler, client::ClientConfig{}));
   m.client_addresses.push_back(address);
   return *m.clients.back();
 }

@@ -19,9 +19,9 @@
 #include <span>
 #include <vector>
 
-#include "tickwire/prediction/predicted_role.h"
 #include "tickwire/prediction/correction_cause.h"
 #include "tickwire/prediction/motion.h"
+#include "tickwire/prediction/predicted_role.h"
 #include "tickwire/prediction/state_history.h"
 #include "tickwire/snapshot/ids.h"
 #include "tickwire/snapshot/world.h"
