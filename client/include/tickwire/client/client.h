@@ -313,13 +313,13 @@ class Client {
   Duration keep_alive_after() const;
   bool send_packet(std::span<const std::uint8_t> bytes, Time now);
   void start_session();
+  // client_corrections.cpp: what each snapshot's corrections are blamed on.
+  void start_correction_causes();
+  void set_correction_context();
   bool retry_connect(transport::DisconnectReason reason, Time now);
   void finish(transport::DisconnectReason reason, bool denied);
   void fail(transport::DisconnectReason reason, Time now);
   void refresh_stats();
-  // client_corrections.cpp: what each snapshot's corrections are blamed on.
-  void start_correction_causes();
-  void set_correction_context();
 
   std::unique_ptr<transport::Transport> transport_;
   prediction::NetGame& game_;

@@ -27,7 +27,6 @@
 #include "tickwire/prediction/correction_causes.h"
 #include "tickwire/prediction/game.h"
 #include "tickwire/prediction/input_history.h"
-#include "tickwire/prediction/predicted_role.h"
 #include "tickwire/prediction/render_smoother.h"
 #include "tickwire/prediction/spawn_registry.h"
 #include "tickwire/prediction/state_history.h"
@@ -245,9 +244,6 @@ class ClientPrediction final : private SpawnHook {
   void audit_skip(Tick tick, const snapshot::World& authoritative);
   void expire_spawns(Tick authoritative_tick);
   void reject_spawn(const PendingSpawn& spawn);
-  void add_predicted(EntityId id, PredictedRole role = PredictedRole::kOwn);
-  void remove_predicted(EntityId id);
-  bool base_state(EntityId id, TypeId type, double ticks, std::span<std::uint32_t> out) const;
   // Corrections (client_corrections.cpp): counts one corrected entity under
   // its cause and type.
   void count_correction(EntityId id, TypeId type, bool spawn, const snapshot::World& authoritative,
@@ -256,6 +252,9 @@ class ClientPrediction final : private SpawnHook {
   void count_adopted(EntityId id, EntityId local, const snapshot::World& authoritative, const StateBlock* block,
                      Tick tick);
   Comparison compare_slots(TypeId type, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b);
+  void add_predicted(EntityId id, PredictedRole role = PredictedRole::kOwn);
+  void remove_predicted(EntityId id);
+  bool base_state(EntityId id, TypeId type, double ticks, std::span<std::uint32_t> out) const;
 
   snapshot::Schema schema_;
   Game& game_;
