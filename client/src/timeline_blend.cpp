@@ -22,7 +22,8 @@ void TimelineBlend::teleport_slots(snapshot::TypeId type, std::span<const std::u
   out.clear();
   for (const snapshot::FieldSpec& f : schema_.type(type).fields) {
     if (f.interpolation != snapshot::Interpolation::kTeleportCounter) continue;
-    for (std::size_t i = f.offset; i < std::size_t{f.offset} + f.count && i < slots.size(); ++i) out.push_back(slots[i]);
+    for (std::size_t i = f.offset; i < std::size_t{f.offset} + f.count && i < slots.size(); ++i)
+      out.push_back(slots[i]);
   }
 }
 

@@ -12,8 +12,7 @@ namespace tickwire::prediction {
 namespace {
 
 auto guess_slot(auto& guesses, EntityId id) {
-  return std::lower_bound(guesses.begin(), guesses.end(), id,
-                          [](const auto& g, EntityId key) { return g.id < key; });
+  return std::lower_bound(guesses.begin(), guesses.end(), id, [](const auto& g, EntityId key) { return g.id < key; });
 }
 
 }  // namespace

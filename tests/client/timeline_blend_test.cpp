@@ -3,11 +3,12 @@
 // fixed gap. Switching between them must never move the drawing further
 // in a frame than the entity moves plus the blend's share of the gap.
 
+#include "tickwire/client/timeline_blend.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "tickwire/client/timeline_blend.h"
 #include "tickwire/snapshot/field_value.h"
 
 namespace tickwire::client {

@@ -35,7 +35,8 @@ TEST(RemoteGuess, TheGuessReachesSimulateAsThatPlayersInput) {
   PredictionConfig config;
   config.input_type = s.input;
   config.player = PlayerId{1};
-  ClientPrediction client(s.schema, game, [](Tick, snapshot::Record&) {}, config);
+  ClientPrediction client(
+      s.schema, game, [](Tick, snapshot::Record&) {}, config);
   const EntityId mine = game.find_avatar(server, PlayerId{1});
   const EntityId theirs = game.find_avatar(server, PlayerId{2});
   client.predict(mine);

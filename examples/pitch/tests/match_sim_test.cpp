@@ -172,8 +172,9 @@ TEST(PitchMatchSim, ContactPlayWithAndWithoutRemotePrediction) {
   const ContactPlay on = contact_play(true);
   const auto per_minute = [](const ContactPlay& p) { return static_cast<double>(p.mispredictions) * 60.0 / p.seconds; };
   const auto entities = [](const ContactPlay& p) { return static_cast<double>(p.entities) * 60.0 / p.seconds; };
-  std::printf("per client-minute: remote prediction off %.0f mispredictions (%.0f corrected entities), on %.0f (%.0f)\n",
-              per_minute(off), entities(off), per_minute(on), entities(on));
+  std::printf(
+      "per client-minute: remote prediction off %.0f mispredictions (%.0f corrected entities), on %.0f (%.0f)\n",
+      per_minute(off), entities(off), per_minute(on), entities(on));
   EXPECT_GT(off.predicted_ticks, 0U);
   EXPECT_GT(on.predicted_ticks, 0U);
 }

@@ -49,10 +49,10 @@ class TimelineBlend {
   struct Blend {
     snapshot::EntityId id;
     snapshot::TypeId type;
-    prediction::Point from{};      // drawn last frame, on the timeline it leaves
-    prediction::Point velocity{};  // drawn last frame
-    prediction::Point offset{};    // set at the first frame on the new timeline
-    std::optional<Time> start;     // that frame
+    prediction::Point from{};              // drawn last frame, on the timeline it leaves
+    prediction::Point velocity{};          // drawn last frame
+    prediction::Point offset{};            // set at the first frame on the new timeline
+    std::optional<Time> start;             // that frame
     std::vector<std::uint32_t> teleports;  // its teleport counters' slots when it was last drawn
   };
 

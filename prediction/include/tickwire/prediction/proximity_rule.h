@@ -43,8 +43,8 @@ class ProximityRule {
  private:
   struct Entry {
     snapshot::EntityId id;
-    std::uint32_t seen = 0;          // the round it was last asked about
-    std::uint32_t held_until = 0;    // predicted through this round after a contact
+    std::uint32_t seen = 0;        // the round it was last asked about
+    std::uint32_t held_until = 0;  // predicted through this round after a contact
     bool predicted = false;
   };
 
