@@ -25,14 +25,14 @@ struct SwitchRun {
   std::uint64_t mispredictions = 0;
 };
 
-SwitchRun walk_up_and_away(Duration blend) {
+SwitchRun walk_up_and_away(Duration blend, bool predict_remote_players = true) {
   SimMatch m{kSeed};
   m.client_frame = Duration::micros(16667);
   transport::LinkConditions link;
   link.latency = Duration::millis(40);
   m.net.set_default_link(link);
   client::ClientConfig watching;
-  watching.predict_remote_players = true;
+  watching.predict_remote_players = predict_remote_players;
   watching.prediction_switch_blend = blend;
   m.add_client(watching);
   m.add_client();
@@ -63,6 +63,10 @@ SwitchRun walk_up_and_away(Duration blend) {
     const bool now_predicted = me.prediction()->predicts(*other);
     if (now_predicted != predicted) (now_predicted ? run.switches_in : run.switches_out)++;
     predicted = now_predicted;
+    if (now_predicted) {
+      EXPECT_EQ(me.prediction()->role(*other), prediction::PredictedRole::kRemotePlayer);
+    }
+    EXPECT_EQ(me.prediction()->role(*mine), prediction::PredictedRole::kOwn);
     const snapshot::World& view = me.view();
     if (!view.contains(*other)) return;
     const snapshot::Vec2 p = view.get(*other, s.player_position);
@@ -90,6 +94,11 @@ TEST(PredictionSwitching, AnotherPlayerSwitchesInAndOutWithoutAJump) {
   // The same walk drawn without the blend jumps: what the test would see.
   const SwitchRun jumping = walk_up_and_away(Duration::zero());
   EXPECT_GT(jumping.worst_unexplained, kPopDistance);
+  // Without predict_remote_players the game's list is not enough: the
+  // other player stays interpolated.
+  const SwitchRun interpolated = walk_up_and_away(Duration::millis(200), false);
+  EXPECT_EQ(interpolated.switches_in, 0);
+  EXPECT_LT(interpolated.worst_unexplained, kPopDistance);
   std::cout << "worst frame step beyond its velocity: blended " << blended.worst_unexplained << " m, unblended "
             << jumping.worst_unexplained << " m\n";
 }
