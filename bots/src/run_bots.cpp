@@ -171,7 +171,8 @@ int run_bots(int argc, const char* const* argv, const BotsSpec& spec) {
                        o.seed,
                        o.frame_rate,
                        tick_rate,
-                       program};
+                       program,
+                       o.time_provider};
   report.summary = summarize(recorder, figures, std::move(outcome), seconds, tick_rate);
   report.series = recorder.series();
   report.server = load_server_stats(program, o.server_stats);
