@@ -3,7 +3,10 @@
 // one (ClientConfig::time_provider, tickwire-bots --time-provider), so the
 // baselines bench/timesync measures ours against can be run in the real
 // runtime too:
-//   adaptive        ours, ClientTimeProvider (the runtime's default)
+//   adaptive        ours, ClientTimeProvider with TimeProviderOptions::adaptive
+//                   (leaving ClientConfig::time_provider unset gives the
+//                   runtime's default, the same provider told the client's
+//                   input interval and whether it draws)
 //   n4e             Netcode for Entities' NetworkTimeSystem (N4eTimeProvider),
 //                   its command age rebuilt from the arrival margins
 //   rfc             the time RFC with Netcode for GameObjects' 50 ms server
