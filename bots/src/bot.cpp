@@ -6,6 +6,7 @@
 #include "bot_socket.h"
 #include "options.h"
 #include "sync_check.h"
+#include "tickwire/timesync/time_provider_factory.h"
 #include "tickwire/transport/enet_transport.h"
 
 namespace tickwire::bots {
@@ -126,6 +127,18 @@ void Bot::join(Time now) {
   cc.input_interval = config_.input_interval;
   cc.snapshot_codebook = config_.codebook;
   cc.adaptive_snapshot_models = config_.adaptive_models;
+  // adaptive stays the client's own default, which knows the client's
+  // input interval and whether it draws; the others are made by name.
+  if (config_.time_provider != "adaptive") {
+    cc.time_provider = [this](std::uint32_t tick_rate) {
+      timesync::TimeProviderOptions options;
+      // The factory runs on the Welcome, which told the client the snapshot rate.
+      options.snapshot_rate = client_ ? client_->send_rate() : 0;
+      auto made = timesync::make_time_provider(config_.time_provider, tick_rate, options);
+      if (!made) throw std::invalid_argument(made.error().detail);
+      return std::move(made).value();
+    };
+  }
   try {
     client_ = std::make_unique<client::Client>(
         std::move(wire), *game_, [this](Tick tick, snapshot::Record& r) { sample_input(tick, r); }, cc);

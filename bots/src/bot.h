@@ -46,6 +46,7 @@ struct BotConfig {
   Duration sync_test_interval = Duration::seconds(2);
   bool thin = false;                                     // client::ClientConfig::thin: no prediction, no interpolation
   std::uint32_t input_interval = 1;                      // client::ClientConfig::input_interval
+  std::string time_provider = "adaptive";                // timesync::make_time_provider's name
   std::shared_ptr<const snapshot::ModelState> codebook;  // client::ClientConfig::snapshot_codebook
   bool adaptive_models = false;                          // client::ClientConfig::adaptive_snapshot_models
   std::shared_ptr<spdlog::logger> logger;

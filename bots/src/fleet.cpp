@@ -24,6 +24,7 @@ Fleet::Fleet(const Options& options, std::shared_ptr<const GameSetup> game, std:
     config.sync_test_interval = Duration::micros(static_cast<std::int64_t>(options.sync_test_interval_s * 1e6));
     config.thin = options.thin;
     config.input_interval = static_cast<std::uint32_t>(options.input_interval);
+    config.time_provider = options.time_provider;
     config.codebook = options.codebook;
     config.adaptive_models = options.adaptive_models;
     config.logger = logger;

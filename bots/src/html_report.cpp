@@ -226,7 +226,8 @@ std::string to_html(const Report& report) {
           (report.passed() ? "PASS: every threshold held" : "FAIL: a threshold did not hold") + "</p>\n";
   html += "<h2>Run</h2><table>\n" + row("server", report.run.server) + row("script", report.run.script) +
           row("bots", std::to_string(report.run.bots)) + row("duration", fixed(s.seconds) + " s") +
-          row("link inside the bots", report.run.link) + row("seed", std::to_string(report.run.seed)) + "</table>\n";
+          row("link inside the bots", report.run.link) + row("time provider", report.run.time_provider) +
+          row("seed", std::to_string(report.run.seed)) + "</table>\n";
   html += "<h2>Thresholds</h2><table>\n";
   for (const ThresholdCheck& c : report.checks) {
     html +=

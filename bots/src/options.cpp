@@ -5,6 +5,7 @@
 
 #include "evil_scripts.h"
 #include "game_setup.h"
+#include "tickwire/timesync/time_provider_factory.h"
 
 namespace tickwire::bots {
 namespace {
@@ -152,6 +153,14 @@ std::variant<Options, int> parse_options(int argc, const char* const* argv, cons
                  "datagrams up, and about N - 1 ticks more latency")
       ->capture_default_str()
       ->check(CLI::Range(1, kMaxInputInterval))
+      ->group(client);
+  app.add_option("--time-provider", o.time_provider,
+                 "How the bots keep network time: adaptive (the runtime's default), n4e (Netcode for Entities' "
+                 "NetworkTimeSystem), rfc (the time RFC with a 50 ms server buffer), rtt_half_slack (RTT / 2 plus 2 "
+                 "ticks); the baselines of bench_timesync, for comparing them on real links")
+      ->capture_default_str()
+      ->check(CLI::IsMember(
+          std::vector<std::string>(timesync::kTimeProviderNames.begin(), timesync::kTimeProviderNames.end())))
       ->group(client);
   auto* codebook = app.add_option("--codebook", o.codebook_file,
                                   "The snapshot codebook the server codes with (the file given to tickwire-server "

@@ -55,6 +55,9 @@ struct Options {
   // Ticks of input per input packet (client::ClientConfig::input_interval),
   // up to kMaxInputInterval.
   int input_interval = 1;
+  // The client time provider by name (timesync::kTimeProviderNames);
+  // adaptive is the runtime's default.
+  std::string time_provider = "adaptive";
   // Thin bots with no game code: the schema file (snapshot/schema_file.h)
   // and the record type sent as input (needed when it has several).
   std::string schema_file;

@@ -140,7 +140,8 @@ std::string to_json(const Report& report) {
       .num("ramp_s", report.run.ramp_s)
       .count("seed", report.run.seed)
       .count("frame_rate", static_cast<std::uint64_t>(report.run.frame_rate))
-      .count("tick_rate", report.run.tick_rate);
+      .count("tick_rate", report.run.tick_rate)
+      .text("time_provider", report.run.time_provider);
   out << "},\"summary\":{";
   Fields(out)
       .num("seconds", s.seconds)

@@ -171,7 +171,8 @@ int run_bots(int argc, const char* const* argv, const BotsSpec& spec) {
                        o.seed,
                        o.frame_rate,
                        tick_rate,
-                       program};
+                       program,
+                       o.time_provider};
   const snapshot::Schema& schema = game.value()->schema;
   for (std::size_t t = 0; t < schema.type_count(); ++t) {
     // Records (inputs) are never corrected: no key of their own.

@@ -108,6 +108,22 @@ TEST(BotOptions, BadValuesExitWithTwo) {
   }
 }
 
+TEST(BotOptions, TheTimeProviderIsChosenByName) {
+  auto plain = parse({});
+  ASSERT_TRUE(std::holds_alternative<Options>(plain));
+  EXPECT_EQ(std::get<Options>(plain).time_provider, "adaptive");
+  for (const char* name : {"adaptive", "n4e", "rfc", "rtt_half_slack"}) {
+    auto parsed = parse({"--time-provider", name});
+    ASSERT_TRUE(std::holds_alternative<Options>(parsed)) << name;
+    EXPECT_EQ(std::get<Options>(parsed).time_provider, name);
+  }
+  for (const char* bad : {"ours", "oneshot", "rfc_2tick", ""}) {
+    auto parsed = parse({"--time-provider", bad});
+    ASSERT_TRUE(std::holds_alternative<int>(parsed)) << bad;
+    EXPECT_EQ(std::get<int>(parsed), 2) << bad;
+  }
+}
+
 TEST(BotOptions, SessionSecurityReachesEveryBotsTransport) {
   const transport::ServerPublicKey pinned = transport::ServerIdentity::generate().public_key();
   auto parsed = parse({"--server-key", pinned.to_hex().c_str(), "--plaintext"});

@@ -42,7 +42,7 @@ constexpr std::uint32_t kMaxTicksPerUpdate = 8;
 constexpr std::int64_t kFrameMillis = 16;
 
 std::unique_ptr<TimeProvider> make_provider(std::uint8_t choice) {
-  switch (choice % 6) {
+  switch (choice % 7) {
     case 0: return std::make_unique<ClientTimeProvider>();
     case 1: {
       ClientTimeProviderConfig c;
@@ -52,7 +52,13 @@ std::unique_ptr<TimeProvider> make_provider(std::uint8_t choice) {
     case 2: return std::make_unique<RttHalfSlackTimeProvider>();
     case 3: return std::make_unique<OneShotSyncTimeProvider>();
     case 4: return std::make_unique<RfcClientTimeProvider>();
-    default: return std::make_unique<N4eTimeProvider>();
+    case 5: return std::make_unique<N4eTimeProvider>();
+    default: {
+      // As the runtime makes it: the command age rebuilt from the margins.
+      N4eTimeProviderConfig c;
+      c.command_age_from_margins = true;
+      return std::make_unique<N4eTimeProvider>(c);
+    }
   }
 }
 

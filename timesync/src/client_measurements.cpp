@@ -76,7 +76,10 @@ SnapshotObservation ClientMeasurements::on_snapshot(const SnapshotReceipt& recei
     if (obs.newly_late > 0) margins_.on_late(obs.newly_late, receipt.received);
     if (const auto& lead = receipt.feedback->lead) {
       // A report about a tick we never sent (or long ago) is not ours.
-      if (sent_.find(lead->input_tick) != nullptr) margins_.on_report(*lead);
+      if (sent_.find(lead->input_tick) != nullptr) {
+        margins_.on_report(*lead);
+        obs.arrivals = *lead;
+      }
       obs.need = need_of(*lead);
     }
   }

@@ -85,6 +85,33 @@ void N4eCommandAge::on_tick(Tick tick) {
 }
 
 // ---------------------------------------------------------------------------
+// N4eCommandAgeFromMargins
+
+void N4eCommandAgeFromMargins::on_report(const InputFeedback::Lead* arrivals, std::uint64_t newly_missed) {
+  std::uint64_t steps = 0;
+  const auto take = [&](std::int64_t age_units) {
+    if (steps++ < kMaxSteps) step(age_units);
+  };
+  for (std::uint64_t i = 0; i < newly_missed && steps < kMaxSteps; ++i) take(kLeadUnitsPerTick);
+  if (arrivals == nullptr) return;
+  // -floor(margin in ticks), in 1/256 tick: floor division of the units.
+  const auto age_of = [](std::int64_t margin_units) {
+    const std::int64_t whole_ticks = margin_units >= 0 ? margin_units / kLeadUnitsPerTick
+                                                       : -((-margin_units + kLeadUnitsPerTick - 1) / kLeadUnitsPerTick);
+    return -whole_ticks * kLeadUnitsPerTick;
+  };
+  const std::size_t listed = std::min(arrivals->spread_count(), arrivals->spreads.size());
+  take(age_of(arrivals->units));
+  for (std::size_t i = 0; i < listed; ++i) take(age_of(std::int64_t{arrivals->units} + arrivals->spreads[i]));
+  const std::uint64_t covered = arrivals->inputs;
+  for (std::uint64_t i = 1 + listed; i < covered && steps < kMaxSteps; ++i) take(age_of(arrivals->units));
+}
+
+void N4eCommandAgeFromMargins::step(std::int64_t age_units) {
+  age_ = std::clamp<std::int64_t>((age_ * 7 + age_units) / 8, INT32_MIN, INT32_MAX);
+}
+
+// ---------------------------------------------------------------------------
 // N4eTimeProvider
 
 N4eTimeProvider::N4eTimeProvider(N4eTimeProviderConfig config) : config_(config) { validate(config_); }
@@ -94,6 +121,12 @@ bool N4eTimeProvider::ready(const ProviderInputs& in) const {
 }
 
 void N4eTimeProvider::on_snapshot(const ProviderInputs& /*in*/, const SnapshotObservation& obs) {
+  if (config_.command_age_from_margins) {
+    // Every report counts (each covers its own inputs); the age the
+    // provider steers by is the newest average, as with the original's.
+    age_from_margins_.on_report(obs.arrivals ? &*obs.arrivals : nullptr, obs.newly_missed);
+    server_command_age_ = age_from_margins_.value();
+  }
   // NetworkSnapshotAck.UpdateRemoteTime: only a packet not older than the
   // last one updates the round trip, from millisecond stamps.
   if (!obs.newest || !obs.rtt) return;

@@ -47,6 +47,9 @@ struct SnapshotObservation {
   // The lead one of our inputs needed (see lead_estimator.h), when the
   // feedback carried a usable arrival.
   std::optional<Duration> need;
+  // The feedback's arrival report, when it is about an input we sent: the
+  // margins themselves, for a provider that steers by them in its own way.
+  std::optional<InputFeedback::Lead> arrivals;
   std::uint64_t newly_missed = 0;  // inputs the server ran without, since the previous report
   std::uint64_t newly_late = 0;    // of those, inputs that arrived after all
 };

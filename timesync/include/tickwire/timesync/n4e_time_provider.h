@@ -25,13 +25,17 @@
 //
 // The command age is not part of the shipped snapshot block: the runtime
 // that uses this provider feeds it in with on_command_age, as Netcode for
-// Entities' snapshot header carries it. bench/timesync does.
+// Entities' snapshot header carries it. bench/timesync does. The client
+// runtime, whose server sends arrival margins instead, sets
+// command_age_from_margins: the provider then derives the age from the
+// margins (N4eCommandAgeFromMargins).
 
 #include <array>
 #include <cstdint>
 #include <optional>
 
 #include "tickwire/core/tick.h"
+#include "tickwire/timesync/snapshot_timing.h"
 #include "tickwire/timesync/time_provider.h"
 
 namespace tickwire::timesync {
@@ -59,6 +63,11 @@ struct N4eTimeProviderConfig {
   // delays its inputs instead.
   std::uint32_t max_predict_ahead_time_ms = 500;
   std::uint32_t forced_input_latency_ticks = 0;
+  // Not Netcode for Entities': take the command age from the arrival
+  // margins every snapshot's time block carries (N4eCommandAgeFromMargins),
+  // for a server that does not send the age. on_command_age then does
+  // nothing.
+  bool command_age_from_margins = false;
 };
 
 // Throws std::invalid_argument naming the field, for the ranges
@@ -81,6 +90,35 @@ class N4eCommandAge {
   std::int64_t age_ = 0;  // int in the original; wider so no input can overflow it
 };
 
+// N4eCommandAge as the client can rebuild it from the server's arrival
+// reports (InputFeedback::Lead), for a server that sends margins rather
+// than the age. An input that arrived m ticks before its tick was, until
+// its tick ran, the newest command about floor(m) ticks ahead of the
+// server: an age of -floor(m). An input the server ran without is an age
+// of at least +1. Each input a report covers is one step of the same 7/8
+// average in 1/256 tick (about one per server tick, as the original's);
+// of a report too long to list every margin, those not listed are taken
+// at the worst. What the rebuild cannot see: the original averages every
+// tick, also while nothing arrives, so a stall shows in it at once; here
+// it shows when the late inputs are reported or counted missed.
+class N4eCommandAgeFromMargins {
+ public:
+  // At most this many steps per report: older steps are forgotten by then
+  // (7/8 to that power), and a hostile count costs no more.
+  static constexpr std::uint64_t kMaxSteps = 64;
+
+  // One snapshot's report (null when it listed no arrival) and the inputs
+  // it says the server ran without since the previous one.
+  void on_report(const InputFeedback::Lead* arrivals, std::uint64_t newly_missed);
+  // In 1/256 tick, as N4eCommandAge::value.
+  std::int32_t value() const { return static_cast<std::int32_t>(age_); }
+
+ private:
+  void step(std::int64_t age_units);
+
+  std::int64_t age_ = 0;
+};
+
 class N4eTimeProvider final : public TimeProvider {
  public:
   static constexpr std::size_t kCommandAgeAdjustmentLength = 64;
@@ -98,8 +136,11 @@ class N4eTimeProvider final : public TimeProvider {
   void on_snapshot(const ProviderInputs& in, const SnapshotObservation& obs) override;
 
   // The server's command age as the newest snapshot reported it, in 1/256
-  // tick (N4eCommandAge::value).
-  void on_command_age(std::int32_t units) { server_command_age_ = units; }
+  // tick (N4eCommandAge::value). Ignored with command_age_from_margins.
+  void on_command_age(std::int32_t units) {
+    if (!config_.command_age_from_margins) server_command_age_ = units;
+  }
+  std::int32_t command_age() const { return server_command_age_; }
 
   double estimated_rtt_ms() const { return estimated_rtt_ms_; }
   double interpolation_frames() const { return current_interpolation_frames_; }
@@ -124,6 +165,7 @@ class N4eTimeProvider final : public TimeProvider {
   double estimated_rtt_ms_ = 0;
   double deviation_rtt_ms_ = 0;
   std::int32_t server_command_age_ = 0;
+  N4eCommandAgeFromMargins age_from_margins_;
   // NetworkTimeSystemData.
   std::int64_t interpolate_target_tick_ = 0;
   double sub_interpolate_target_tick_ = 0;
