@@ -4,8 +4,10 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
+#include "drawn_steps.h"
 #include "pitch/ai.h"
 #include "pitch/game.h"
 #include "tickwire/client/client.h"
@@ -27,6 +29,7 @@ struct Player {
   Time next_frame;
   std::int64_t frame = 0;
   client::ClientStats at_warmup;
+  std::optional<DrawnSteps> drawn;
 };
 
 // Every client plays the ball towards the other goal, from what it draws.
@@ -51,6 +54,7 @@ Player make_player(transport::SimNetwork& net, std::uint32_t index, const MatchC
   cc.predict_remote_players = config.variant.predict_remote_players;
   p.client = std::make_unique<client::Client>(net.create_endpoint(address, endpoint), *p.game, sampler, cc);
   *self = p.client.get();
+  p.drawn.emplace(cc.visual_pop_distance);
   client::DrawOptions draw;
   draw.smoothing = config.variant.smoothing;
   p.client->set_draw_options(draw);
@@ -92,6 +96,7 @@ void finish_figures(MatchFigures& f, const std::vector<Player>& players) {
   f.rollbacks_per_min /= client_minutes;
   for (double& rate : f.by_cause_per_min) rate /= client_minutes;
   // Pops per minute of frames drawn, at the frame rate.
+  f.harness_pops_per_min = static_cast<double>(f.harness_pops) / client_minutes;
   if (f.frames_drawn > 0) {
     f.visual_pops_per_min =
         static_cast<double>(f.visual_pops) * 60.0 * kFrameRate / static_cast<double>(f.frames_drawn);
@@ -164,7 +169,9 @@ MatchFigures run_match(const MatchConfig& config) {
       p.client->update(now);
       const auto t1 = std::chrono::steady_clock::now();
       if (measuring) update_us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
-      p.next_frame = frame_time(first_frames[i], ++p.frame);
+      const Time next = frame_time(first_frames[i], ++p.frame);
+      p.drawn->observe(p.client->view(), next - now, measuring);
+      p.next_frame = next;
     }
   }
 
@@ -177,6 +184,9 @@ MatchFigures run_match(const MatchConfig& config) {
   for (const Player& p : players) {
     if (p.client->state() == client::ClientState::kConnected) ++f.connected;
     add_figures(f, p.client->stats(), p.at_warmup);
+    f.harness_pops += p.drawn->pops();
+    f.harness_ball_pops += p.drawn->ball_pops();
+    f.largest_excess_m = std::max(f.largest_excess_m, p.drawn->largest_excess());
   }
   finish_figures(f, players);
   f.frames_timed = update_us.size();

@@ -60,6 +60,12 @@ struct MatchFigures {
   std::uint64_t visual_pops = 0;
   std::uint64_t frames_drawn = 0;
   double visual_pops_per_min = 0;
+  // The benchmark's own count from the drawn views (drawn_steps.h), and the
+  // largest step beyond what a velocity explains that any client drew.
+  std::uint64_t harness_pops = 0;
+  std::uint64_t harness_ball_pops = 0;  // of those, the ball's
+  double harness_pops_per_min = 0;
+  double largest_excess_m = 0;
   // Wall time of Client::update per frame, every client's measured frames.
   double update_p50_us = 0;
   double update_p99_us = 0;

@@ -41,6 +41,9 @@ void write_run(std::ostream& out, const MatchFigures& f) {
   out << "},\n     \"corrections_drawn\": " << f.corrections_drawn << ", \"correction_m_p50\": " << f.correction_p50
       << ", \"correction_m_p99\": " << f.correction_p99 << ",\n     \"visual_pops\": " << f.visual_pops
       << ", \"frames_drawn\": " << f.frames_drawn << ", \"visual_pops_per_min\": " << f.visual_pops_per_min << ",\n"
+      << "     \"harness_pops\": " << f.harness_pops << ", \"harness_ball_pops\": " << f.harness_ball_pops
+      << ", \"harness_pops_per_min\": " << f.harness_pops_per_min
+      << ", \"largest_drawn_excess_m\": " << f.largest_excess_m << ",\n"
       << "     \"client_update_us_p50\": " << f.update_p50_us << ", \"client_update_us_p99\": " << f.update_p99_us
       << ", \"frames_timed\": " << f.frames_timed << ", \"hard_resets\": " << f.hard_resets
       << ", \"goals\": " << f.goals << "}";
@@ -79,17 +82,20 @@ void print_preamble(const RunSettings& s) {
 }
 
 void print_header() {
-  std::printf("\n%-10s %-10s %5s %8s %8s | %7s %7s %7s %7s %7s | %6s %6s %7s | %7s %7s %7s\n", "profile", "variant",
-              "conn", "mispr/m", "rollb/m", "own", "remote", "unowned", "spawn", "server", "c_p50", "c_p99", "pops/m",
-              "cpu_p50", "cpu_p99", "goals");
+  std::printf("\n%-10s %-10s %5s %8s %8s | %7s %7s %7s %7s %7s | %6s %6s %7s | %7s %6s | %7s %7s %5s\n", "profile",
+              "variant", "conn", "mispr/m", "rollb/m", "own", "remote", "unowned", "spawn", "server", "c_p50", "c_p99",
+              "pops/m", "hpops/m", "step_m", "cpu_p50", "cpu_p99", "goals");
 }
 
 void print_row(const MatchFigures& f) {
   std::printf(
-      "%-10s %-10s %2u/%-2u %8.1f %8.1f | %7.1f %7.1f %7.1f %7.1f %7.1f | %6.3f %6.3f %7.2f | %7.1f %7.1f %7d\n",
+      "%-10s %-10s %2u/%-2u %8.1f %8.1f | %7.1f %7.1f %7.1f %7.1f %7.1f | %6.3f %6.3f %7.2f | %7.2f %6.2f | %7.1f "
+      "%7.1f "
+      "%5d\n",
       f.profile.c_str(), f.variant.c_str(), f.connected, f.clients, f.mispredictions_per_min, f.rollbacks_per_min,
       f.by_cause_per_min[0], f.by_cause_per_min[1], f.by_cause_per_min[2], f.by_cause_per_min[3], f.by_cause_per_min[4],
-      f.correction_p50, f.correction_p99, f.visual_pops_per_min, f.update_p50_us, f.update_p99_us, f.goals);
+      f.correction_p50, f.correction_p99, f.visual_pops_per_min, f.harness_pops_per_min, f.largest_excess_m,
+      f.update_p50_us, f.update_p99_us, f.goals);
   (void)std::fflush(stdout);
 }
 
@@ -99,8 +105,12 @@ void print_legend() {
       "own..server: corrected entities by cause (own_input, remote_player, unowned, spawn, server_event), per client "
       "per minute\n"
       "c_p50, c_p99: correction size as drawn, metres (the median client's p50, the worst client's p99)\n"
-      "pops/m: visual pops per minute of frames drawn; cpu_p50/p99: microseconds per Client::update, measured, this "
-      "host\n");
+      "pops/m: visual pops per minute of frames drawn (ClientStats); hpops/m: the benchmark's own count from the "
+      "drawn\n"
+      "views (a player or the ball moved over visual_pop_distance beyond its velocity in a frame, teleports "
+      "excepted);\n"
+      "step_m: the largest such excess any client drew, metres\n"
+      "cpu_p50/p99: microseconds per Client::update, measured, this host\n");
 }
 
 bool write_json(const std::string& path, const RunSettings& s, const std::vector<MatchFigures>& runs) {
