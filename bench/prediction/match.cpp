@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -68,6 +69,14 @@ Player make_player(transport::SimNetwork& net, std::uint32_t index, const MatchC
 // The n-th frame of a client falls at its first plus n/60 s, in whole
 // microseconds, so frames never drift.
 Time frame_time(Time first, std::int64_t n) { return first + Duration::micros(n * 1'000'000 / kFrameRate); }
+
+// This thread's CPU time: unlike the wall time, it leaves out the time
+// the host gave to other processes in the middle of a frame.
+double thread_cpu_us() {
+  timespec t{};
+  (void)clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e6 + static_cast<double>(t.tv_nsec) / 1e3;
+}
 
 double percentile(std::vector<double>& v, double p) {
   if (v.empty()) return 0;
@@ -145,6 +154,7 @@ MatchFigures run_match(const MatchConfig& config) {
   const Time measure_from = now + config.warmup;
   const Time end = measure_from + config.length;
   std::vector<double> update_us;
+  std::vector<double> update_cpu_us;
   update_us.reserve(static_cast<std::size_t>(config.length.micros() / 1'000'000 + 1) * kFrameRate * config.clients);
   bool measuring = false;
   std::vector<Time> first_frames;
@@ -165,10 +175,15 @@ MatchFigures run_match(const MatchConfig& config) {
     for (std::size_t i = 0; i < players.size(); ++i) {
       Player& p = players[i];
       if (p.next_frame != now) continue;
+      const double cpu0 = thread_cpu_us();
       const auto t0 = std::chrono::steady_clock::now();
       p.client->update(now);
       const auto t1 = std::chrono::steady_clock::now();
-      if (measuring) update_us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+      const double cpu1 = thread_cpu_us();
+      if (measuring) {
+        update_us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+        update_cpu_us.push_back(cpu1 - cpu0);
+      }
       const Time next = frame_time(first_frames[i], ++p.frame);
       p.drawn->observe(p.client->view(), next - now, measuring);
       p.next_frame = next;
@@ -192,6 +207,8 @@ MatchFigures run_match(const MatchConfig& config) {
   f.frames_timed = update_us.size();
   f.update_p50_us = percentile(update_us, 0.5);
   f.update_p99_us = percentile(update_us, 0.99);
+  f.update_cpu_p50_us = percentile(update_cpu_us, 0.5);
+  f.update_cpu_p99_us = percentile(update_cpu_us, 0.99);
   const pitch::Schema& s = pitch::schema();
   if (const auto board = pitch::find_scoreboard(server.world())) {
     f.goals = server.world().get(*board, s.score_home) + server.world().get(*board, s.score_away);

@@ -69,6 +69,10 @@ struct MatchFigures {
   // Wall time of Client::update per frame, every client's measured frames.
   double update_p50_us = 0;
   double update_p99_us = 0;
+  // The same frames in the thread's CPU time (what other processes on a
+  // shared host took in between left out).
+  double update_cpu_p50_us = 0;
+  double update_cpu_p99_us = 0;
   std::uint64_t frames_timed = 0;
   std::uint64_t hard_resets = 0;
   std::int32_t goals = 0;
