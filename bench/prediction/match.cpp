@@ -185,7 +185,10 @@ MatchFigures run_match(const MatchConfig& config) {
         update_cpu_us.push_back(cpu1 - cpu0);
       }
       const Time next = frame_time(first_frames[i], ++p.frame);
-      p.drawn->observe(p.client->view(), next - now, measuring);
+      const prediction::ClientPrediction* predicting = p.client->prediction();
+      p.drawn->observe(p.client->view(), next - now, measuring, [predicting](snapshot::EntityId id) {
+        return predicting != nullptr && predicting->predicts(id);
+      });
       p.next_frame = next;
     }
   }
@@ -201,6 +204,9 @@ MatchFigures run_match(const MatchConfig& config) {
     add_figures(f, p.client->stats(), p.at_warmup);
     f.harness_pops += p.drawn->pops();
     f.harness_ball_pops += p.drawn->ball_pops();
+    f.harness_pops_after_switch += p.drawn->pops_after_switch();
+    f.harness_pops_predicted += p.drawn->pops_predicted();
+    f.harness_pops_interpolated += p.drawn->pops_interpolated();
     f.largest_excess_m = std::max(f.largest_excess_m, p.drawn->largest_excess());
   }
   finish_figures(f, players);

@@ -64,6 +64,10 @@ struct MatchFigures {
   // largest step beyond what a velocity explains that any client drew.
   std::uint64_t harness_pops = 0;
   std::uint64_t harness_ball_pops = 0;  // of those, the ball's
+  // Of all: within 250 ms of a switch of timeline, else by the timeline.
+  std::uint64_t harness_pops_after_switch = 0;
+  std::uint64_t harness_pops_predicted = 0;
+  std::uint64_t harness_pops_interpolated = 0;
   double harness_pops_per_min = 0;
   double largest_excess_m = 0;
   // Wall time of Client::update per frame, every client's measured frames.

@@ -42,6 +42,9 @@ void write_run(std::ostream& out, const MatchFigures& f) {
       << ", \"correction_m_p99\": " << f.correction_p99 << ",\n     \"visual_pops\": " << f.visual_pops
       << ", \"frames_drawn\": " << f.frames_drawn << ", \"visual_pops_per_min\": " << f.visual_pops_per_min << ",\n"
       << "     \"harness_pops\": " << f.harness_pops << ", \"harness_ball_pops\": " << f.harness_ball_pops
+      << ", \"harness_pops_after_switch\": " << f.harness_pops_after_switch
+      << ", \"harness_pops_predicted\": " << f.harness_pops_predicted
+      << ", \"harness_pops_interpolated\": " << f.harness_pops_interpolated
       << ", \"harness_pops_per_min\": " << f.harness_pops_per_min
       << ", \"largest_drawn_excess_m\": " << f.largest_excess_m << ",\n"
       << "     \"client_update_us_p50\": " << f.update_p50_us << ", \"client_update_us_p99\": " << f.update_p99_us
