@@ -83,6 +83,10 @@ ClientConfig validated(ClientConfig config, const prediction::NetGame& game) {
   config.validate();
   try {
     config.prediction_checks.validate(game.schema());
+    config.smoothing.validate(game.schema());
+    std::vector<prediction::MotionFields> motion;
+    game.motion_fields(motion);
+    prediction::validate_motion_fields(game.schema(), motion);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(std::string("client config: ") + e.what());
   }

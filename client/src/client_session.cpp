@@ -44,6 +44,8 @@ void Client::start_session() {
       std::size_t{config_.inputs.redundancy} * config_.input_interval, prediction::kMaxInputsPerPacket));
   pc.smoothing = config_.smoothing;
   pc.spawn_confirm_ticks = config_.spawn_confirm_ticks;
+  game_.motion_fields(pc.motion);
+  draw_metrics_ = DrawMetrics(game_.schema(), pc.motion, config_.visual_pop_distance);
   prediction_ = std::make_unique<prediction::ClientPrediction>(game_.schema(), game_, sampler_, pc);
   prediction_->set_checks(config_.prediction_checks);
   prediction_->set_smoothing(draw_options_.smoothing);
@@ -181,7 +183,7 @@ void Client::run_session(Time now) {
     prediction_->sample_and_simulate(ctx.tick, ctx.interpolation);
     if (++ticks_unsent_ >= config_.input_interval) send_inputs(now);
   });
-  draw();
+  draw(now);
   refresh_stats();
   if (time_->initialized() && (!last_report_ || now - *last_report_ >= kReportInterval)) send_report(now);
 }
@@ -244,7 +246,7 @@ void Client::set_draw_options(const DrawOptions& options) {
   if (prediction_) prediction_->set_smoothing(options.smoothing);
 }
 
-void Client::draw() {
+void Client::draw(Time now) {
   if (!time_->initialized() || config_.thin) return;
   // Without prediction the interpolator owns every entity, and removes the
   // predicted spawns the server has not sent.
@@ -256,6 +258,7 @@ void Client::draw() {
   }
   interpolator_.sample(receiver_, at, view_,
                        [this, predict](EntityId id) { return predict && prediction_->predicts(id); });
+  draw_metrics_.frame(view_, now);
 }
 
 void Client::refresh_stats() {
@@ -298,6 +301,7 @@ void Client::refresh_stats() {
   stats_.max_rollback_depth = p.max_replay_depth;
   stats_.snapshots = receiver_.stats().decoded;
   stats_.snapshots_dropped = receiver_.stats().dropped_total();
+  refresh_draw_stats();
 }
 
 const snapshot::World* Client::predicted_world() const { return prediction_ ? &prediction_->world() : nullptr; }

@@ -50,7 +50,7 @@ ClientPrediction::ClientPrediction(snapshot::Schema schema, Game& game, InputSam
       world_(schema_, snapshot::WorldConfig{config_.server_max_entities + config_.max_local_spawns}),
       inputs_(schema_, config_.input_type, config_.inputs),
       history_(config_.max_replay_ticks + 2),
-      smoother_(schema_, config_.smoothing, config_.tick_rate),
+      smoother_(schema_, config_.smoothing, config_.tick_rate, config_.motion),
       spawns_(config_.server_max_entities, config_.max_local_spawns),
       neutral_(schema_, config_.input_type),
       sample_(neutral_) {

@@ -25,7 +25,10 @@ bool ClientPrediction::base_state(EntityId id, TypeId type, double ticks, std::s
     const HistoryRow* ra = a != nullptr ? a->find(id) : nullptr;
     const HistoryRow* rb = b != nullptr ? b->find(id) : nullptr;
     if (ra != nullptr && rb != nullptr && ra->type == type && rb->type == type) {
-      blend(schema_.type(type), a->slots(*ra), b->slots(*rb), ticks - floor, out);
+      const snapshot::TypeSpec& spec = schema_.type(type);
+      // Across a teleport nothing lies between the two ticks: the new state.
+      const bool jumped = ticks > floor && teleported(spec, a->slots(*ra), b->slots(*rb));
+      blend(spec, a->slots(*ra), b->slots(*rb), jumped ? 1.0 : ticks - floor, out);
       return true;
     }
     if (copy_row(b) || copy_row(a)) return true;
@@ -41,6 +44,7 @@ bool ClientPrediction::base_state(EntityId id, TypeId type, double ticks, std::s
 
 void ClientPrediction::render(const NetworkTime& predicted_time, snapshot::World& out) {
   still_rendered_.clear();
+  smoother_.set_enabled(smoothing_);
   if (predicted_tick_) {
     // One tick behind the predicted time: the newest tick is only complete
     // at its end, so the two ticks around predicted_time - 1 are the

@@ -185,6 +185,15 @@ void apply_error(const snapshot::TypeSpec& type, std::span<const std::uint32_t> 
   }
 }
 
+bool teleported(const snapshot::TypeSpec& type, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b) {
+  for (const FieldSpec& f : type.fields) {
+    if (f.interpolation != Interpolation::kTeleportCounter) continue;
+    const auto from = static_cast<std::ptrdiff_t>(f.offset);
+    if (!std::equal(a.begin() + from, a.begin() + from + f.count, b.begin() + from)) return true;
+  }
+  return false;
+}
+
 float largest_linear_error(const snapshot::TypeSpec& type, std::span<const float> error) {
   float worst = 0.0F;
   for (const FieldSpec& f : type.fields) {

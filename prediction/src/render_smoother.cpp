@@ -8,14 +8,51 @@
 
 namespace tickwire::prediction {
 
-RenderSmoother::RenderSmoother(snapshot::Schema schema, SmoothingConfig config, std::uint32_t tick_rate)
-    : schema_(std::move(schema)), config_(config) {
-  if (config_.duration < Duration::zero()) throw std::invalid_argument("SmoothingConfig: duration must be >= 0");
-  if (tick_rate == 0) throw std::invalid_argument("RenderSmoother: tick rate must be > 0");
-  if (std::isnan(config_.snap_distance) || !(config_.snap_distance > 0.0F)) {
-    throw std::invalid_argument("SmoothingConfig: snap_distance must be > 0");
+namespace {
+
+// The length of the error over `slots` slots from `offset`.
+float error_length(std::span<const float> error, std::size_t offset, std::size_t slots) {
+  double sum = 0.0;
+  for (std::size_t i = offset; i < offset + slots && i < error.size(); ++i) {
+    sum += static_cast<double>(error[i]) * static_cast<double>(error[i]);
   }
+  return static_cast<float>(std::sqrt(sum));
+}
+
+}  // namespace
+
+RenderSmoother::RenderSmoother(snapshot::Schema schema, SmoothingConfig config, std::uint32_t tick_rate,
+                               std::span<const MotionFields> motion)
+    : schema_(std::move(schema)), config_(std::move(config)) {
+  config_.validate(schema_);
+  validate_motion_fields(schema_, motion);
+  if (tick_rate == 0) throw std::invalid_argument("RenderSmoother: tick rate must be > 0");
   duration_ticks_ = config_.duration.seconds_f() * static_cast<double>(tick_rate);
+  build_rules(motion);
+}
+
+void RenderSmoother::build_rules(std::span<const MotionFields> motion) {
+  rules_.assign(schema_.type_count(), {});
+  motion_.assign(schema_.type_count(), std::nullopt);
+  for (const MotionFields& m : motion) {
+    motion_[m.type.value] = m;
+    if (std::isinf(config_.snap_distance)) continue;
+    rules_[m.type.value].push_back({m.position_offset, m.dimensions, config_.snap_distance});
+  }
+  for (const SnapThreshold& t : config_.thresholds) {
+    auto& rules = rules_[t.type.value];
+    const auto same = std::find_if(rules.begin(), rules.end(), [&](const Rule& r) { return r.offset == t.offset; });
+    if (same != rules.end()) {
+      *same = {t.offset, t.slots, t.distance};
+    } else {
+      rules.push_back({t.offset, t.slots, t.distance});
+    }
+  }
+}
+
+bool RenderSmoother::beyond_threshold(snapshot::TypeId type, std::span<const float> error) const {
+  return std::any_of(rules_[type.value].begin(), rules_[type.value].end(),
+                     [&](const Rule& r) { return error_length(error, r.offset, r.slots) > r.distance; });
 }
 
 void RenderSmoother::corrected(snapshot::EntityId id) {
@@ -40,6 +77,23 @@ std::optional<double> RenderSmoother::rebase_time(snapshot::EntityId id) const {
   return it->second.last_time;
 }
 
+void RenderSmoother::take_correction(Entry& e, const snapshot::TypeSpec& spec,
+                                     std::span<const std::uint32_t> base_then) {
+  // The error at the last draw, measured against the corrected trajectory
+  // at that same moment: drawing base + error from then on continues
+  // exactly from the last frame.
+  visual_error(spec, e.last_drawn, base_then, e.error);
+  // A replay that reproduced the same trajectory corrected nothing.
+  const auto& m = motion_[e.type.value];
+  if (m && !std::equal(e.last_base.begin(), e.last_base.end(), base_then.begin(), base_then.end())) {
+    sizes_.record(distance(m->position(e.last_base), m->position(base_then)));
+  }
+  const bool snap = beyond_threshold(e.type, e.error);
+  snaps_ += snap ? 1U : 0U;
+  e.has_error = enabled_ && duration_ticks_ > 0.0 && !snap;
+  e.error_time = e.last_time;
+}
+
 void RenderSmoother::draw(snapshot::EntityId id, snapshot::TypeId type, double time,
                           std::span<const std::uint32_t> base, std::span<const std::uint32_t> base_then,
                           std::span<std::uint32_t> out) {
@@ -49,17 +103,19 @@ void RenderSmoother::draw(snapshot::EntityId id, snapshot::TypeId type, double t
     e = Entry{};
     e.type = type;
     e.last_drawn.resize(spec.stride());
+    e.last_base.resize(spec.stride());
     e.error.resize(spec.stride());
   }
-  if (e.pending && e.drawn && duration_ticks_ > 0.0) {
-    // The error at the last draw, measured against the corrected
-    // trajectory at that same moment: drawing base + error from then on
-    // continues exactly from the last frame.
-    visual_error(spec, e.last_drawn, base_then.size() == base.size() ? base_then : base, e.error);
-    e.has_error = largest_linear_error(spec, e.error) <= config_.snap_distance;
-    e.error_time = e.last_time;
+  if (e.drawn && teleported(spec, e.last_drawn, base)) {
+    // A teleport since the last frame, by a correction or by the entity's
+    // own trajectory: drawn at the new state at once, nothing in between.
+    snaps_ += e.pending ? 1U : 0U;
+    e.has_error = false;
+  } else if (e.pending && e.drawn) {
+    take_correction(e, spec, base_then.size() == base.size() ? base_then : base);
   }
   e.pending = false;
+  if (!enabled_) e.has_error = false;
   double weight = 0.0;
   if (e.has_error) {
     weight = 1.0 - (time - e.error_time) / duration_ticks_;
@@ -67,6 +123,7 @@ void RenderSmoother::draw(snapshot::EntityId id, snapshot::TypeId type, double t
   }
   apply_error(spec, base, e.error, e.has_error ? weight : 0.0, out);
   std::copy(out.begin(), out.end(), e.last_drawn.begin());
+  std::copy(base.begin(), base.end(), e.last_base.begin());
   e.last_time = time;
   e.drawn = true;
 }

@@ -120,6 +120,8 @@ TEST(Smoothing, ATeleportSnapsPastTheSnapDistance) {
   PredictionConfig c;
   c.smoothing.duration = Duration::millis(100);
   c.smoothing.snap_distance = 2.0F;
+  const testing::TestSchema s;
+  c.motion = {MotionFields::of(s.position, s.velocity)};
   Lockstep l(c);
   push_at_50(l);  // 3 units: more than the snap distance
   l.start();

@@ -4,6 +4,7 @@
 // Server-only knobs (refusing spawns) stand for what a client cannot know.
 
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "tickwire/prediction/game.h"
@@ -31,6 +32,11 @@ struct TestSchema {
   SpawnKey shot_key;
   Field<Vec2> move;
   Field<bool> fire;
+  // A ball nobody steers, for tests of teleports: it rolls at its velocity.
+  TypeId ball;
+  Field<Vec2> ball_position;
+  Field<Vec2> ball_velocity;
+  Field<std::int32_t> ball_teleports;
 
   TestSchema() {
     snapshot::SchemaBuilder b;
@@ -51,6 +57,11 @@ struct TestSchema {
     move = in.add_vec2("move", {-1, -1}, {1, 1}, 1.0F / 127);
     fire = in.add_bool("fire");
     input = in.id();
+    snapshot::TypeBuilder bl = b.entity_type("ball");
+    ball_position = bl.add_vec2("position", {-1000, -1000}, {1000, 1000}, 0.01F);
+    ball_velocity = bl.add_vec2("velocity", {-50, -50}, {50, 50}, 0.01F);
+    ball_teleports = bl.add_int("teleports", 0, 3, snapshot::Interpolation::kTeleportCounter);
+    ball = bl.id();
     schema = b.build();
   }
 };
@@ -67,6 +78,10 @@ class TestGame : public Game {
 
   // Server-only: when false the server refuses every shot (clients cannot know).
   bool allow_shots = true;
+  // Both sides: at this tick every ball jumps by teleport_jump (a goal
+  // putting it back on the centre spot), counting a teleport.
+  std::optional<Tick> teleport_at;
+  float teleport_jump = 50.0F;
   // Counters for tests.
   int simulate_calls = 0;
   int resimulate_calls = 0;
@@ -120,7 +135,22 @@ class TestGame : public Game {
       world.set(shot, s_.shot_position, p);
       world.set(shot, s_.life, life);
     }
-    (void)tick;
+    roll_balls(world, tick, ctx);
+  }
+
+  void roll_balls(snapshot::World& world, Tick tick, SimContext& ctx) const {
+    for (EntityId b : world.entities(s_.ball)) {
+      if (!ctx.simulates(b)) continue;
+      Vec2 p = world.get(b, s_.ball_position);
+      const Vec2 v = world.get(b, s_.ball_velocity);
+      p.x += v.x * kDt;
+      p.y += v.y * kDt;
+      if (teleport_at == tick) {
+        p.x += teleport_jump;
+        world.set(b, s_.ball_teleports, (world.get(b, s_.ball_teleports) + 1) % 4);
+      }
+      world.set(b, s_.ball_position, p);
+    }
   }
 
  private:

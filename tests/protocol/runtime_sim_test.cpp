@@ -174,7 +174,13 @@ TEST(RuntimeSim, FourPlayersConvergeAt150msRttAnd5PercentLoss) {
     std::cout << "client " << *c->client_id() << ": rtt " << s.rtt.millis_f() << " ms, lead " << s.lead.millis_f()
               << " ms, interpolation delay " << s.interpolation_delay.millis_f() << " ms, loss " << s.loss
               << ", mispredictions " << s.mispredictions << ", max rollback " << s.max_rollback_depth
-              << ", late inputs " << s.late_inputs << " of " << s.predicted_ticks << "\n";
+              << ", late inputs " << s.late_inputs << " of " << s.predicted_ticks << ", corrections drawn "
+              << s.corrections_drawn << " (p50 " << s.correction_p50 << ", p99 " << s.correction_p99 << "), visual pops "
+              << s.visual_pops << " in " << s.frames_drawn << " frames\n";
+    // Every frame is measured, and the pushes' corrections moved the drawing.
+    EXPECT_GT(s.frames_drawn, 290U * 60U);
+    EXPECT_GT(s.corrections_drawn, 0U);
+    EXPECT_GE(s.correction_p99, s.correction_p50);
     EXPECT_NEAR(s.rtt.millis_f(), 150.0, 15.0);
     EXPECT_NEAR(s.loss, 0.05, 0.02);
     // Every other player is drawn, interpolated, near where the server has it.

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "tickwire/client/draw_metrics.h"
 #include "tickwire/core/bit_stream.h"
 #include "tickwire/core/network_time.h"
 #include "tickwire/core/packet_channel.h"
@@ -307,7 +308,7 @@ class Client {
   void update_predicted_set();
   void send_inputs(Time now);
   void send_report(Time now);
-  void draw();
+  void draw(Time now);
   void send_hello(Time now);
   void send_keep_alive(Time now);
   Duration keep_alive_after() const;
@@ -317,6 +318,7 @@ class Client {
   void finish(transport::DisconnectReason reason, bool denied);
   void fail(transport::DisconnectReason reason, Time now);
   void refresh_stats();
+  void refresh_draw_stats();  // draw_metrics.cpp
 
   std::unique_ptr<transport::Transport> transport_;
   prediction::NetGame& game_;
@@ -360,6 +362,7 @@ class Client {
   std::optional<Tick> newest_server_tick_;
   std::optional<EntityId> avatar_;
   snapshot::World view_;
+  DrawMetrics draw_metrics_;
   DrawOptions draw_options_;
   std::vector<EntityId> carried_;
   std::vector<EntityId> wanted_;

@@ -26,6 +26,7 @@
 #include "tickwire/core/tick.h"
 #include "tickwire/prediction/game.h"
 #include "tickwire/prediction/input_history.h"
+#include "tickwire/prediction/motion.h"
 #include "tickwire/prediction/render_smoother.h"
 #include "tickwire/prediction/spawn_registry.h"
 #include "tickwire/prediction/state_history.h"
@@ -84,6 +85,9 @@ struct PredictionConfig {
   bool skip_matching_replays = true;
   bool audit_skipped_replays = false;
   SmoothingConfig smoothing{};
+  // Where each type keeps its position and velocity (NetGame::motion_fields):
+  // the smoother's default snap threshold and the correction sizes read it.
+  std::vector<MotionFields> motion{};
   // A predicted spawn the server has not confirmed once the server's state
   // is this many ticks past its spawn tick is removed.
   std::uint32_t spawn_confirm_ticks = 32;

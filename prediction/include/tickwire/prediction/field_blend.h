@@ -29,8 +29,12 @@ void visual_error(const snapshot::TypeSpec& type, std::span<const std::uint32_t>
 void apply_error(const snapshot::TypeSpec& type, std::span<const std::uint32_t> base, std::span<const float> error,
                  double weight, std::span<std::uint32_t> out);
 
+// Whether a teleport counter (kTeleportCounter) differs between two states
+// of a type: the entity jumped, and nothing may be drawn between them.
+bool teleported(const snapshot::TypeSpec& type, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b);
+
 // The largest absolute error over the linear float components (positions,
-// velocities): what a snap threshold compares with.
+// velocities alike).
 float largest_linear_error(const snapshot::TypeSpec& type, std::span<const float> error);
 
 }  // namespace tickwire::prediction

@@ -9,6 +9,14 @@
 // moves the drawing by at most error * frame_time / duration per frame on
 // top of the entity's own motion. Step fields (integers, flags, enums) are
 // never smoothed. Only drawing is smoothed; the simulation never is.
+//
+// Some corrections must not slide. A teleport counter (kTeleportCounter)
+// that changed since the last draw snaps the drawing to the new state with
+// no error left, whether the correction or the entity's own trajectory
+// changed it. A correction larger than a field's snap threshold snaps too;
+// thresholds are per field (SnapThreshold), by default the position field
+// of each type the game gives MotionFields for, never a velocity: a kick
+// changes a velocity at once, and that is no teleport.
 
 #include <cstdint>
 #include <limits>
@@ -18,24 +26,58 @@
 #include <vector>
 
 #include "tickwire/core/time.h"
+#include "tickwire/prediction/correction_sizes.h"
+#include "tickwire/prediction/motion.h"
 #include "tickwire/snapshot/ids.h"
 #include "tickwire/snapshot/schema.h"
 
 namespace tickwire::prediction {
 
+// A correction whose error over one field is longer than `distance` (the
+// length of the field's error vector, in its units) snaps instead of
+// sliding.
+struct SnapThreshold {
+  snapshot::TypeId type{};
+  std::uint16_t offset = 0;  // the field's first slot in its type
+  std::uint16_t slots = 0;   // the slots it spans
+  float distance = std::numeric_limits<float>::infinity();
+
+  template <class T>
+  static SnapThreshold of(snapshot::Field<T> field, float distance) {
+    return {field.type(), field.offset(), static_cast<std::uint16_t>(snapshot::FieldValue<T>::kSlots), distance};
+  }
+  bool operator==(const SnapThreshold&) const = default;
+};
+
 struct SmoothingConfig {
   // Time over which a correction fades out; zero draws corrections at once.
   Duration duration = Duration::millis(100);
-  // A correction larger than this in any linear float component (a
-  // teleport, a respawn) snaps instead of sliding across the map.
+  // The snap threshold of the position field of every type with
+  // MotionFields (a teleport, a respawn snaps instead of sliding across the
+  // map). Types without MotionFields are compared by `thresholds` only.
   float snap_distance = std::numeric_limits<float>::infinity();
+  // Thresholds stated per field; one naming a field snap_distance already
+  // covers replaces it. To snap on a velocity as well, name it here.
+  std::vector<SnapThreshold> thresholds{};
+
+  // Throws std::invalid_argument for a negative duration, a NaN or
+  // non-positive distance, or a threshold that is not within a type of
+  // `schema`.
+  void validate(const snapshot::Schema& schema) const;
 };
+
+// Throws std::invalid_argument for motion fields that are not fields of
+// `schema` (unknown type, slots past the type's stride, 0 or >3 dimensions).
+void validate_motion_fields(const snapshot::Schema& schema, std::span<const MotionFields> motion);
 
 class RenderSmoother {
  public:
-  // Throws std::invalid_argument for a negative duration, a tick rate of 0
-  // or a snap distance that is NaN or not positive.
-  RenderSmoother(snapshot::Schema schema, SmoothingConfig config, std::uint32_t tick_rate);
+  // Throws std::invalid_argument for a bad config (SmoothingConfig::validate),
+  // a tick rate of 0 or bad motion fields. `motion`: where each type keeps
+  // its position (NetGame::motion_fields), for the default snap threshold
+  // and the correction sizes.
+  RenderSmoother(snapshot::Schema schema, SmoothingConfig config, std::uint32_t tick_rate,
+                 std::span<const MotionFields> motion = {});
 
   // Entity `id`'s trajectory changed under it (a correction).
   void corrected(snapshot::EntityId id);
@@ -43,6 +85,10 @@ class RenderSmoother {
   // matched with the server's entity): its drawing continues from there.
   void transfer(snapshot::EntityId from, snapshot::EntityId to);
   void forget(snapshot::EntityId id);
+
+  // Off: draw() writes the unsmoothed state and drops any error left, but
+  // still measures corrections (correction_sizes).
+  void set_enabled(bool on) { enabled_ = on; }
 
   // When a correction of `id` awaits its first draw and `id` was drawn
   // before: the time (in ticks) of that last draw. The caller passes the
@@ -57,6 +103,14 @@ class RenderSmoother {
   // Entities whose drawing still carries an error.
   std::size_t smoothing() const;
   const SmoothingConfig& config() const { return config_; }
+  // At the first draw after each correction of an entity with motion
+  // fields that changed its trajectory (teleports excepted): how far the
+  // correction moved its drawing, the distance between its position on the
+  // trajectory it was drawn from and on the corrected one at the time of
+  // the last draw. The same whether smoothing is on or off.
+  const CorrectionSizes& correction_sizes() const { return sizes_; }
+  // Corrections drawn as a snap (over a threshold, or a teleport).
+  std::uint64_t snaps() const { return snaps_; }
 
  private:
   struct Entry {
@@ -67,13 +121,29 @@ class RenderSmoother {
     double last_time = 0.0;  // ticks
     double error_time = 0.0;
     std::vector<std::uint32_t> last_drawn;
+    std::vector<std::uint32_t> last_base;  // the unsmoothed state at the last draw
     std::vector<float> error;
   };
+  struct Rule {
+    std::uint16_t offset = 0;
+    std::uint16_t slots = 0;
+    float distance = 0.0F;
+  };
+
+  void build_rules(std::span<const MotionFields> motion);
+  bool beyond_threshold(snapshot::TypeId type, std::span<const float> error) const;
+  // Measures the error of a pending correction and decides whether it slides.
+  void take_correction(Entry& e, const snapshot::TypeSpec& spec, std::span<const std::uint32_t> base_then);
 
   snapshot::Schema schema_;
   SmoothingConfig config_;
   double duration_ticks_ = 0.0;
+  bool enabled_ = true;
+  std::vector<std::vector<Rule>> rules_;             // by type: snap thresholds
+  std::vector<std::optional<MotionFields>> motion_;  // by type
   std::unordered_map<snapshot::EntityId, Entry> entries_;
+  CorrectionSizes sizes_;
+  std::uint64_t snaps_ = 0;
 };
 
 }  // namespace tickwire::prediction
