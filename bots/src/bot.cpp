@@ -265,6 +265,13 @@ BotFigures Bot::client_counters(Time now) const {
     f.margins_exact = margins->exact();
   }
   f.late_burst_seconds = s.late_burst_seconds;
+  f.corrections.by_cause = s.mispredictions_by_cause;
+  f.corrections.by_type = s.mispredictions_by_type;
+  f.corrections.corrections_drawn = s.corrections_drawn;
+  f.corrections.correction_m_p50 = s.correction_p50;
+  f.corrections.correction_m_p99 = s.correction_p99;
+  f.corrections.visual_pops = s.visual_pops;
+  f.corrections.frames_drawn = s.frames_drawn;
   return f;
 }
 

@@ -182,6 +182,27 @@ std::string row(const std::string& name, const std::string& value) {
   return "<tr><th>" + escape(name) + "</th><td>" + escape(value) + "</td></tr>\n";
 }
 
+// Why the bots' predictions were corrected, per bot and for the run, and
+// what the corrections did to the picture (corrections.h).
+std::string corrections_table(const CorrectionSummary& c) {
+  std::string html = "<h2>Corrections</h2><table>\n<tr><th>bot</th>";
+  for (std::size_t i = 0; i < prediction::kCorrectionCauses; ++i) {
+    html += "<th>" + std::string(prediction::to_string(static_cast<prediction::CorrectionCause>(i))) + "</th>";
+  }
+  html += "<th>as drawn p50 / p99</th><th>visual pops per minute</th></tr>\n";
+  const auto line = [&](const std::string& name, const CorrectionFigures& f, double pops_per_min) {
+    html += "<tr><td>" + escape(name) + "</td>";
+    for (const std::uint64_t n : f.by_cause) html += "<td>" + std::to_string(n) + "</td>";
+    html += "<td>" + fixed(f.correction_m_p50, 3) + " / " + fixed(f.correction_m_p99, 3) + "</td><td>" +
+            fixed(pops_per_min, 2) + "</td></tr>\n";
+  };
+  line("all", c.totals, c.visual_pops_per_min);
+  for (std::size_t i = 0; i < c.bots.size(); ++i) {
+    line(std::to_string(i), c.bots[i].figures, c.bots[i].visual_pops_per_min);
+  }
+  return html + "</table>\n";
+}
+
 }  // namespace
 
 std::string to_html(const Report& report) {
@@ -220,7 +241,8 @@ std::string to_html(const Report& report) {
             row("not scored", std::to_string(s.shots.teleport_blocked) + " refused by the respawn rules, " +
                                   std::to_string(s.shots.unresolved) + " never judged");
   }
-  html += "</table>\n<h2>Summary</h2><pre>" + escape(summary_text(report)) + "</pre>\n<h2>Over time</h2>\n";
+  html += "</table>\n" + corrections_table(s.corrections);
+  html += "<h2>Summary</h2><pre>" + escape(summary_text(report)) + "</pre>\n<h2>Over time</h2>\n";
   html += chart("Round trip time", "ms", bots_time,
                 {bot_line(series, "p50", blue, [](const SeriesPoint& p) { return p.rtt_p50_ms; }),
                  bot_line(series, "p99", orange, [](const SeriesPoint& p) { return p.rtt_p99_ms; })});

@@ -60,6 +60,7 @@ void add_counters(BotFigures& into, const BotFigures& from) {
   into.margins_exact += from.margins_exact;
   into.late_burst_seconds += from.late_burst_seconds;
   add_shot_figures(into.shots, from.shots);
+  add_correction_counts(into.corrections, from.corrections);
 }
 
 std::optional<double> margin_p50_ms(const timesync::MarginHistogram& h) {
@@ -195,6 +196,13 @@ Summary summarize(const Recorder& recorder, std::span<const BotFigures> bots, Ou
   s.shots = totals.shots;
   if (s.shots.on_target > 0) s.hit_registration = ratio(s.shots.on_target_hits, s.shots.on_target);
   if (s.shots.off_target > 0) s.false_hits = ratio(s.shots.off_target_hits, s.shots.off_target);
+  std::vector<CorrectionFigures> corrections;
+  std::vector<double> connected;
+  for (const BotFigures& bot : bots) {
+    corrections.push_back(bot.corrections);
+    connected.push_back(bot.connected_seconds);
+  }
+  s.corrections = summarize_corrections(corrections, connected);
   s.outcome = std::move(outcome);
   return s;
 }

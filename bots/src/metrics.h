@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "corrections.h"
 #include "tickwire/bots/bots.h"
 #include "tickwire/timesync/input_margins.h"
 
@@ -66,6 +67,7 @@ struct BotFigures {
   std::uint64_t margins_exact = 0;
   std::uint64_t late_burst_seconds = 0;
   ShotFigures shots;  // hitscan shots of the shooter scripts
+  CorrectionFigures corrections;
 };
 
 // Adds the counters of `from` into `into` (gauges untouched); the maximum
@@ -204,6 +206,7 @@ struct Summary {
   ShotFigures shots;
   std::optional<double> hit_registration;
   std::optional<double> false_hits;
+  CorrectionSummary corrections;
 };
 
 // `bots`: every bot's figures at the end; `tick_rate`: the server's.

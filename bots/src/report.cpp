@@ -80,6 +80,7 @@ std::string summary_text(const Report& report) {
   out += format("  interpolation delay mean  %.1f ms\n", s.interpolation_delay_mean_ms);
   out += format("  mispredictions            %llu (%.1f per bot-minute)\n", ull(s.mispredictions),
                 s.mispredictions_per_min);
+  out += correction_text(s.corrections, report.run.type_names);
   out += format("  rollbacks                 %llu, max depth %u ticks\n", ull(s.rollbacks), s.max_rollback_depth);
   out += format("  late inputs               %llu (%.4f of %llu inputs sent)\n", ull(s.late_inputs),
                 s.late_input_fraction, ull(s.predicted_ticks));
@@ -194,6 +195,10 @@ std::string to_json(const Report& report) {
       .count("shots_teleport_blocked", s.shots.teleport_blocked)
       .count("shots_unresolved", s.shots.unresolved)
       .text("first_desync", o.first_desync);
+  for (const auto& [key, value] :
+       correction_json_fields(s.corrections.totals, s.corrections.visual_pops_per_min, report.run.type_names)) {
+    out << ',' << quoted(key) << ':' << value;
+  }
   out << "},\"bots\":[";
   for (std::size_t i = 0; i < s.margins.bots.size(); ++i) {
     const BotMargins& b = s.margins.bots[i];
@@ -206,6 +211,12 @@ std::string to_json(const Report& report) {
         .count("late_inputs", b.late_inputs)
         .count("input_margins", b.inputs)
         .count("input_margins_exact", b.exact);
+    if (i < s.corrections.bots.size()) {
+      const BotCorrections& c = s.corrections.bots[i];
+      for (const auto& [key, value] : correction_json_fields(c.figures, c.visual_pops_per_min, report.run.type_names)) {
+        out << ',' << quoted(key) << ':' << value;
+      }
+    }
     out << "}";
   }
   out << "],\"thresholds\":[";

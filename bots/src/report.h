@@ -26,6 +26,7 @@ struct RunInfo {
   int frame_rate = 0;
   std::uint32_t tick_rate = 0;            // the server's, once a bot heard it
   std::string program = "tickwire-bots";  // the bots binary, naming the report
+  std::vector<std::string> type_names{};  // the schema's, by TypeId value: keys of mispredictions_by_type
 };
 
 struct Report {

@@ -172,6 +172,12 @@ int run_bots(int argc, const char* const* argv, const BotsSpec& spec) {
                        o.frame_rate,
                        tick_rate,
                        program};
+  const snapshot::Schema& schema = game.value()->schema;
+  for (std::size_t t = 0; t < schema.type_count(); ++t) {
+    // Records (inputs) are never corrected: no key of their own.
+    const snapshot::TypeSpec& type = schema.type(snapshot::TypeId{static_cast<std::uint16_t>(t)});
+    report.run.type_names.push_back(type.role == snapshot::TypeRole::kEntity ? type.name : std::string());
+  }
   report.summary = summarize(recorder, figures, std::move(outcome), seconds, tick_rate);
   report.series = recorder.series();
   report.server = load_server_stats(program, o.server_stats);

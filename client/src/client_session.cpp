@@ -49,6 +49,7 @@ void Client::start_session() {
   prediction_ = std::make_unique<prediction::ClientPrediction>(game_.schema(), game_, sampler_, pc);
   prediction_->set_checks(config_.prediction_checks);
   prediction_->set_smoothing(draw_options_.smoothing);
+  start_correction_causes();
   redundancy_ = prediction::InputRedundancy(config_.input_redundancy);  // a new session learns its uplink anew
   resend_at_.reset();
   ticks_unsent_ = 0;
@@ -154,6 +155,7 @@ void Client::apply_snapshot(Tick tick) {
   snapshot::restore(*state, authoritative_);
   authoritative_tick_ = tick;
   update_predicted_set();
+  set_correction_context();
   prediction_->on_authoritative(tick, authoritative_, carried_);
 }
 
@@ -297,6 +299,8 @@ void Client::refresh_stats() {
   const prediction::PredictionStats& p = prediction_->stats();
   stats_.predicted_ticks = p.predicted_ticks;
   stats_.mispredictions = p.mispredictions;
+  stats_.mispredictions_by_cause = p.corrections_by_cause;
+  stats_.mispredictions_by_type.assign(p.corrections_by_type.begin(), p.corrections_by_type.end());
   stats_.rollbacks = p.replays;
   stats_.max_rollback_depth = p.max_replay_depth;
   stats_.snapshots = receiver_.stats().decoded;

@@ -40,6 +40,16 @@ struct ResetOnExit {
   T*& slot;
 };
 
+// Runs `fn` on every exit of a scope.
+template <class Fn>
+struct OnExit {
+  explicit OnExit(Fn f) : fn(std::move(f)) {}
+  OnExit(const OnExit&) = delete;
+  OnExit& operator=(const OnExit&) = delete;
+  ~OnExit() { fn(); }
+  Fn fn;
+};
+
 }  // namespace
 
 ClientPrediction::ClientPrediction(snapshot::Schema schema, Game& game, InputSampler sampler, PredictionConfig config)
@@ -221,7 +231,14 @@ SnapshotOutcome ClientPrediction::on_authoritative(Tick tick, const snapshot::Wo
   const StateBlock* block = can_compare ? history_.find(tick) : nullptr;
   restore_.clear();
   bool differs = false;
-  bool mispredicted_any = false;
+  // A snapshot counts once however many entities it corrects, predicted
+  // spawns it ends included.
+  const std::uint64_t corrected_before = stats_.mispredicted_entities;
+  correcting_at_ = tick;
+  const OnExit count_snapshot{[&] {
+    correcting_at_.reset();
+    if (stats_.mispredicted_entities != corrected_before) ++stats_.mispredictions;
+  }};
   for (const EntityId id : carried) {
     // Ids at or above the server's range would land on predicted spawns.
     if (id.value >= config_.server_max_entities) continue;
@@ -231,13 +248,11 @@ SnapshotOutcome ClientPrediction::on_authoritative(Tick tick, const snapshot::Wo
         continue;
       }
       differs = true;  // adopted: its history is under the local id
+      if (block != nullptr) count_adopted(id, events_.back().local, authoritative, block, tick);
     } else if (can_compare) {
       // No block: the tick fell out of the history. Either way unknown.
       const Comparison c = block != nullptr ? compare(authoritative, id, *block) : Comparison::kUnknown;
-      if (c == Comparison::kDiffers) {
-        ++stats_.mispredicted_entities;
-        mispredicted_any = true;
-      }
+      if (c == Comparison::kDiffers) count_differing(id, authoritative, block, tick);
       if (c == Comparison::kUnknown) ++stats_.unverified_entities;
       differs = differs || c != Comparison::kSame;
     }
@@ -245,7 +260,6 @@ SnapshotOutcome ClientPrediction::on_authoritative(Tick tick, const snapshot::Wo
   }
   std::sort(restore_.begin(), restore_.end());
   restore_.erase(std::unique(restore_.begin(), restore_.end()), restore_.end());
-  if (mispredicted_any) ++stats_.mispredictions;
 
   if (!can_compare) {
     // Nothing predicted past this tick: take the server's state as it is.
@@ -365,12 +379,15 @@ ClientPrediction::Comparison ClientPrediction::compare(const snapshot::World& au
   // Not predicted at that tick (it became ours since): nothing to compare.
   if (row == nullptr) return type ? Comparison::kUnknown : Comparison::kSame;
   if (!type || row->type != *type) return Comparison::kDiffers;
-  const auto a = authoritative.slots(id);
-  const auto b = block.slots(*row);
-  const auto& tol = tolerance_[type->value];
+  return compare_slots(*type, authoritative.slots(id), block.slots(*row));
+}
+
+ClientPrediction::Comparison ClientPrediction::compare_slots(TypeId type, std::span<const std::uint32_t> a,
+                                                             std::span<const std::uint32_t> b) {
+  const auto& tol = tolerance_[type.value];
   // Both sides hold quantized values, so equal codes mean equal slots.
   if (tol.empty()) return std::equal(a.begin(), a.end(), b.begin(), b.end()) ? Comparison::kSame : Comparison::kDiffers;
-  const snapshot::TypeSpec& spec = schema_.type(*type);
+  const snapshot::TypeSpec& spec = schema_.type(type);
   const auto ca = std::span(codes_a_).first(a.size());
   const auto cb = std::span(codes_b_).first(b.size());
   snapshot::quantize_entity(spec, a, ca);

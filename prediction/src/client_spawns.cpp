@@ -67,6 +67,8 @@ void ClientPrediction::reject_spawn(const PendingSpawn& spawn) {
   remove_predicted(spawn.local);
   events_.push_back({SpawnOutcome::kRejected, spawn.local, std::nullopt, spawn.tick});
   ++stats_.spawns_rejected;
+  // Ended while a snapshot applies: one of its corrections.
+  if (correcting_at_) count_correction(spawn.local, spawn.type, true, world_, nullptr, *correcting_at_);
   spawns_.remove(spawn.local);
 }
 

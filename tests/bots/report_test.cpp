@@ -213,6 +213,85 @@ TEST(BotReport, TheSummaryTableShowsCountsAndTheVerdict) {
   EXPECT_NE(text.find("result: FAIL (1 thresholds failed)"), std::string::npos) << text;
 }
 
+// Two bots whose predictions were corrected for different reasons.
+Report corrected_report() {
+  Report r = sample_report();
+  r.run.type_names = {"player", "", "ball"};  // type 1 a record: no key
+  std::vector<BotFigures> bots(2);
+  bots[0].connected_seconds = 60.0;
+  bots[0].corrections.by_cause = {3, 5, 0, 1, 2};
+  bots[0].corrections.by_type = {9, 0, 2};
+  bots[0].corrections.corrections_drawn = 11;
+  bots[0].corrections.correction_m_p50 = 0.02;
+  bots[0].corrections.correction_m_p99 = 0.5;
+  bots[0].corrections.visual_pops = 2;
+  bots[1].connected_seconds = 30.0;
+  bots[1].corrections.by_cause = {1, 0, 4, 0, 0};
+  bots[1].corrections.by_type = {1, 0, 4};
+  bots[1].corrections.corrections_drawn = 5;
+  bots[1].corrections.correction_m_p50 = 0.04;
+  bots[1].corrections.correction_m_p99 = 0.25;
+  bots[1].corrections.visual_pops = 1;
+  Outcome outcome;
+  outcome.bots = 2;
+  r.summary = summarize(Recorder{}, bots, outcome, 60.0, 60);
+  return r;
+}
+
+TEST(BotReport, TheJsonBreaksCorrectionsDownPerBotAndForTheRun) {
+  const std::string json = to_json(corrected_report());
+  EXPECT_TRUE(JsonChecker(json).valid()) << json;
+  // The run: counts summed, the median bot's p50, the worst bot's p99,
+  // pops per connected bot-minute (3 in 1.5 minutes).
+  EXPECT_NE(json.find(R"("mispredictions_by_cause":{"own_input":4,"remote_player":5,"unowned":4,"spawn":1,)"
+                      R"("server_event":2},"mispredictions_by_type":{"player":10,"ball":6},"correction_m_p50":0.02,)"
+                      R"("correction_m_p99":0.5,"visual_pops_per_min":2,"corrections_drawn":16,"visual_pops":3})"),
+            std::string::npos)
+      << json;
+  // Each bot, after its margins.
+  EXPECT_NE(json.find(R"("mispredictions_by_cause":{"own_input":3,"remote_player":5,"unowned":0,"spawn":1,)"
+                      R"("server_event":2},"mispredictions_by_type":{"player":9,"ball":2},"correction_m_p50":0.02,)"
+                      R"("correction_m_p99":0.5,"visual_pops_per_min":2,"corrections_drawn":11,"visual_pops":2})"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find(R"("mispredictions_by_cause":{"own_input":1,"remote_player":0,"unowned":4,"spawn":0,)"
+                      R"("server_event":0},"mispredictions_by_type":{"player":1,"ball":4},"correction_m_p50":0.04,)"
+                      R"("correction_m_p99":0.25,"visual_pops_per_min":2,"corrections_drawn":5,"visual_pops":1})"),
+            std::string::npos)
+      << json;
+}
+
+TEST(BotReport, EveryBotAndTheRunCarryEveryCorrectionKey) {
+  const std::string json = to_json(sample_report());  // nothing corrected: zeros, every key
+  const std::string keys[] = {
+      "\"mispredictions_by_cause\":{\"own_input\":0,\"remote_player\":0,\"unowned\":0,"
+      "\"spawn\":0,\"server_event\":0}",
+      "\"mispredictions_by_type\":{}",
+      "\"correction_m_p50\":0",
+      "\"correction_m_p99\":0",
+      "\"visual_pops_per_min\":0",
+      "\"corrections_drawn\":0",
+      "\"visual_pops\":0"};
+  for (const std::string& key : keys) {
+    std::size_t found = 0;
+    for (std::size_t at = json.find(key); at != std::string::npos; at = json.find(key, at + 1)) ++found;
+    EXPECT_EQ(found, 3U) << key << " in the run and each of the 2 bots: " << json;
+  }
+}
+
+TEST(BotReport, TheSummaryAndTheHtmlShowTheCorrections) {
+  const Report r = corrected_report();
+  const std::string text = summary_text(r);
+  EXPECT_NE(text.find("corrected entities by cause own_input 4 remote_player 5 unowned 4 spawn 1 server_event 2"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("corrected entities by type player 10 ball 6"), std::string::npos) << text;
+  EXPECT_NE(text.find("visual pops               3 (2.00 per bot-minute"), std::string::npos) << text;
+  const std::string html = to_html(r);
+  EXPECT_NE(html.find("<h2>Corrections</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<th>remote_player</th>"), std::string::npos);
+}
+
 TEST(BotServerStats, LinesAreReadLeniently) {
   std::istringstream in(
       "{\"t\":1.5,\"clients\":3,\"tick_us_p50\":120,\"note\":\"x, y}\",\"nested\":{\"a\":[1,2]},\"ok\":true}\n"

@@ -92,8 +92,21 @@ s = r["summary"]
 assert s["connected"] == 8 and s["still_connected"] == 8, s
 assert s["disconnects"] == 0, s
 assert s.get("desyncs", 0) == 0, s
-print("bots: 8 connected and stayed, %s sync checks, %s desyncs, %.0f mispredictions/min"
-      % (s.get("sync_checks"), s.get("desyncs"), s.get("mispredictions_per_min", 0)))
+CAUSES = ["own_input", "remote_player", "unowned", "spawn", "server_event"]
+def corrections(x, types):  # the correction figures of one bot or of the run
+    assert list(x["mispredictions_by_cause"]) == CAUSES, x
+    assert sorted(x["mispredictions_by_type"]) == sorted(types), x
+    assert sum(x["mispredictions_by_cause"].values()) == sum(x["mispredictions_by_type"].values()), x
+    # A snapshot that corrects counts once, each entity it corrects once.
+    assert sum(x["mispredictions_by_cause"].values()) >= x.get("mispredictions", 0), x
+    for key in ("correction_m_p50", "correction_m_p99", "visual_pops_per_min", "corrections_drawn", "visual_pops"):
+        assert x[key] >= 0, (key, x)
+for x in [s] + r["bots"]:
+    corrections(x, ["player", "ball", "scoreboard", "goal"])
+for c in CAUSES:
+    assert s["mispredictions_by_cause"][c] == sum(b["mispredictions_by_cause"][c] for b in r["bots"]), s
+print("bots: 8 connected and stayed, %s sync checks, %s desyncs, %.0f mispredictions/min, corrected by cause %s"
+      % (s.get("sync_checks"), s.get("desyncs"), s.get("mispredictions_per_min", 0), s["mispredictions_by_cause"]))
 PY
   ok "8 pitch bots for 5 s: all connected and stayed, no desync"
 else

@@ -49,6 +49,19 @@ assert s["late_burst_seconds"] == sum(b["late_burst_seconds"] for b in bots), s
 assert s["input_margins"] == sum(b["input_margins"] for b in bots) > 0, s
 assert 0 < s["input_margins_exact_fraction"] <= 1, s
 assert all("input_margins" in p and "late_burst_bots" in p for p in series), series
+CAUSES = ["own_input", "remote_player", "unowned", "spawn", "server_event"]
+def corrections(x, types):  # the correction figures of one bot or of the run
+    assert list(x["mispredictions_by_cause"]) == CAUSES, x
+    assert sorted(x["mispredictions_by_type"]) == sorted(types), x
+    assert sum(x["mispredictions_by_cause"].values()) == sum(x["mispredictions_by_type"].values()), x
+    # A snapshot that corrects counts once, each entity it corrects once.
+    assert sum(x["mispredictions_by_cause"].values()) >= x.get("mispredictions", 0), x
+    for key in ("correction_m_p50", "correction_m_p99", "visual_pops_per_min", "corrections_drawn", "visual_pops"):
+        assert x[key] >= 0, (key, x)
+for x in [s] + bots:
+    corrections(x, ["player", "projectile", "platform", "shot"])
+for c in CAUSES:
+    assert s["mispredictions_by_cause"][c] == sum(b["mispredictions_by_cause"][c] for b in bots), s
 print("margins: p50 %.1f ms, p99 %.1f ms over %d inputs, %d late-burst seconds"
       % (s["input_margin_ms_p50"], s["input_margin_ms_p99"], s["input_margins"], s["late_burst_seconds"]))
 PY

@@ -314,6 +314,9 @@ class Client {
   Duration keep_alive_after() const;
   bool send_packet(std::span<const std::uint8_t> bytes, Time now);
   void start_session();
+  // client_corrections.cpp: what each snapshot's corrections are blamed on.
+  void start_correction_causes();
+  void set_correction_context();
   bool retry_connect(transport::DisconnectReason reason, Time now);
   void finish(transport::DisconnectReason reason, bool denied);
   void fail(transport::DisconnectReason reason, Time now);
@@ -377,6 +380,12 @@ class Client {
   std::uint64_t packets_accepted_ = 0;
   std::uint64_t expected_packets_ = 0;
   std::optional<Time> last_report_;
+  // For the causes of corrections: the input type's defaults and a guess
+  // of another player's input (NetGame::guess_input), and the server's
+  // count of this player's missed inputs when the last snapshot applied.
+  std::optional<snapshot::Record> guess_neutral_;
+  std::optional<snapshot::Record> guess_scratch_;
+  std::uint64_t inputs_missed_seen_ = 0;
 };
 
 }  // namespace tickwire::client

@@ -24,6 +24,7 @@
 
 #include "tickwire/core/network_time.h"
 #include "tickwire/core/tick.h"
+#include "tickwire/prediction/correction_causes.h"
 #include "tickwire/prediction/game.h"
 #include "tickwire/prediction/input_history.h"
 #include "tickwire/prediction/motion.h"
@@ -116,14 +117,10 @@ struct PredictionStats {
   std::uint64_t spawns_predicted = 0;
   std::uint64_t spawns_confirmed = 0;
   std::uint64_t spawns_rejected = 0;
-};
-
-// Whose entity a predicted entity is, which decides what steers it in a
-// replay and what a correction of it is blamed on (CorrectionCause).
-enum class PredictedRole : std::uint8_t {
-  kOwn,           // the player's own: its avatar, its predicted spawns
-  kRemotePlayer,  // another player's, steered by a guess of their input (NetGame::guess_input)
-  kUnowned,       // nobody's (a ball, a platform): moved by the game alone
+  // Corrected entities (mispredicted_entities) by cause, and by type
+  // (indexed by TypeId value; see correction_causes.h).
+  CorrectionCounts corrections_by_cause{};
+  std::vector<std::uint64_t> corrections_by_type;
 };
 
 enum class TickOutcome : std::uint8_t {
@@ -224,6 +221,9 @@ class ClientPrediction final : private SpawnHook {
   const PredictionStats& stats() const { return stats_; }
   const RenderSmoother& smoother() const { return smoother_; }
   std::vector<SpawnEvent> take_spawn_events();
+  // What corrections are blamed on: the runtime sets the game's motion
+  // fields once and the context before each snapshot.
+  CorrectionClassifier& correction_classifier() { return causes_; }
 
  private:
   // Where the entities of a rollback get their state at the restored tick:
@@ -248,6 +248,14 @@ class ClientPrediction final : private SpawnHook {
   void audit_skip(Tick tick, const snapshot::World& authoritative);
   void expire_spawns(Tick authoritative_tick);
   void reject_spawn(const PendingSpawn& spawn);
+  // Corrections (client_corrections.cpp): counts one corrected entity under
+  // its cause and type.
+  void count_correction(EntityId id, TypeId type, bool spawn, const snapshot::World& authoritative,
+                        const StateBlock* block, Tick tick);
+  void count_differing(EntityId id, const snapshot::World& authoritative, const StateBlock* block, Tick tick);
+  void count_adopted(EntityId id, EntityId local, const snapshot::World& authoritative, const StateBlock* block,
+                     Tick tick);
+  Comparison compare_slots(TypeId type, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b);
   void add_predicted(EntityId id, PredictedRole role = PredictedRole::kOwn);
   void remove_predicted(EntityId id);
   bool base_state(EntityId id, TypeId type, double ticks, std::span<std::uint32_t> out) const;
@@ -288,6 +296,8 @@ class ClientPrediction final : private SpawnHook {
   StateBlock audit_after_;
 
   std::vector<SpawnEvent> events_;
+  CorrectionClassifier causes_;
+  std::optional<Tick> correcting_at_;  // the snapshot being applied: spawns rejected now are its corrections
   PredictionStats stats_;
   bool smoothing_ = true;
 };
