@@ -64,6 +64,9 @@ void Client::start_session() {
   packets_accepted_ = 0;
   expected_packets_ = 0;
   last_report_.reset();
+  std::vector<prediction::MotionFields> motion;
+  game_.motion_fields(motion);
+  switch_blend_.emplace(game_.schema(), motion, config_.prediction_switch_blend);
 }
 
 void Client::handle_unreliable(std::span<const std::uint8_t> bytes, Time now) {
@@ -165,9 +168,10 @@ void Client::update_predicted_set() {
   wanted_.clear();
   game_.predicted_entities(authoritative_, me, wanted_);
   std::sort(wanted_.begin(), wanted_.end());
-  for (EntityId id : wanted_) {
-    if (!prediction_->predicts(id)) prediction_->predict(id);
-  }
+  wanted_.erase(std::unique(wanted_.begin(), wanted_.end()), wanted_.end());
+  // Starts predicting each with its role; other players' entities may stay
+  // interpolated (client_switching.cpp).
+  std::erase_if(wanted_, [&](EntityId id) { return !predict_wanted(id, me); });
   // Server entities this player no longer predicts go back to the
   // snapshots; predicted spawns (ids above the server's range) stay.
   const std::uint32_t server_ids = prediction::PredictionConfig{}.server_max_entities;
@@ -175,7 +179,10 @@ void Client::update_predicted_set() {
   for (EntityId id : prediction_->predicted_entities()) {
     if (id.value < server_ids && !std::binary_search(wanted_.begin(), wanted_.end(), id)) drop_.push_back(id);
   }
-  for (EntityId id : drop_) prediction_->stop_predicting(id);
+  for (EntityId id : drop_) {
+    switch_timeline(id);
+    prediction_->stop_predicting(id);
+  }
 }
 
 void Client::run_session(Time now) {
@@ -260,6 +267,7 @@ void Client::draw(Time now) {
   }
   interpolator_.sample(receiver_, at, view_,
                        [this, predict](EntityId id) { return predict && prediction_->predicts(id); });
+  if (switch_blend_) switch_blend_->apply(view_, now);
   draw_metrics_.frame(view_, now);
 }
 

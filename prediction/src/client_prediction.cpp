@@ -93,6 +93,7 @@ void ClientPrediction::stop_predicting(EntityId id) {
 
 void ClientPrediction::add_predicted(EntityId id, PredictedRole role) {
   roles_[id.value] = static_cast<std::uint8_t>(role);
+  if (role != PredictedRole::kRemotePlayer) forget_guess(id);
   if (predicts(id)) return;
   predicted_.insert(std::lower_bound(predicted_.begin(), predicted_.end(), id), id);
   full_mask_[id.value] = 1;
@@ -103,6 +104,7 @@ void ClientPrediction::remove_predicted(EntityId id) {
   predicted_.erase(std::lower_bound(predicted_.begin(), predicted_.end(), id));
   full_mask_[id.value] = 0;
   roles_[id.value] = 0;
+  forget_guess(id);
 }
 
 void PredictionChecks::validate(const snapshot::Schema& schema) const {
@@ -194,7 +196,7 @@ void ClientPrediction::run_tick(Tick tick, std::vector<std::uint8_t>& mask, bool
   {
     run_mask_ = &mask;  // spawns mark the entities they create in it
     const ResetOnExit<std::vector<std::uint8_t>> reset{run_mask_};
-    game_.simulate(world_, tick, Inputs(std::span<const PlayerInput>(&player_input, 1)), ctx);
+    game_.simulate(world_, tick, Inputs(tick_inputs(player_input)), ctx);
   }
   // Snap what was simulated to its quantized value, as the server does
   // after every tick, so both sides continue from identical numbers; and

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "test_game.h"
@@ -48,6 +49,9 @@ struct Lockstep {
       const snapshot::Record* mine = deliver_inputs ? client->inputs().find(t) : nullptr;
       if (mine != nullptr) last_input = *mine;
       inputs.push_back({player, &last_input, mine == nullptr, std::nullopt, std::nullopt});
+      for (const auto& [other, record] : other_inputs) {
+        inputs.push_back({other, &record, false, std::nullopt, std::nullopt});
+      }
       step_authoritative(server_game, server, t, Inputs(inputs));
       server_states.emplace(t.value(), server);
       if (deliver_snapshots) in_flight.emplace(t.value(), server);
@@ -95,6 +99,8 @@ struct Lockstep {
   bool deliver_snapshots = true;
   bool deliver_inputs = true;
   std::function<void(Tick, snapshot::World&)> server_hook;
+  // Other players' inputs, the same every tick the server steps.
+  std::vector<std::pair<PlayerId, snapshot::Record>> other_inputs;
   std::function<std::vector<EntityId>(const snapshot::World&)> carry;
   snapshot::Record last_input{s.schema, s.input};
   std::map<std::uint32_t, snapshot::World> in_flight;

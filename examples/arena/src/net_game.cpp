@@ -146,6 +146,31 @@ void Game::predicted_entities(const snapshot::World& world, prediction::PlayerId
       out.push_back(platform);
     }
   }
+  // Touching, or about to within a snapshot or two.
+  constexpr float kContact = 2.0F * kPlayerRadius + 0.3F;
+  remote_rule_.begin();
+  if (config_.remote_predict_radius > 0.0F) {
+    for (EntityId id : world.entities(s.player_type)) {
+      if (id == *me) continue;
+      const float d = distance(p, world.get(id, s.player_position));
+      if (remote_rule_.wants(id, d, d <= kContact)) out.push_back(id);
+    }
+  }
+  remote_rule_.end();
+}
+
+std::optional<prediction::PlayerId> Game::guess_input(const snapshot::World& world, EntityId entity,
+                                                      snapshot::Record& input) const {
+  const Schema& s = arena::schema();
+  if (world.type_of(entity) != s.player_type) return std::nullopt;
+  // A player's velocity is its move times its speed (without a platform's
+  // carry, which the platform adds by itself).
+  const float speed = world.get(entity, s.player_dash_ticks) > 0 ? kDashSpeed : kPlayerSpeed;
+  const Vec2 v = world.get(entity, s.player_velocity);
+  Input in;
+  in.move = {std::clamp(v.x / speed, -1.0F, 1.0F), std::clamp(v.y / speed, -1.0F, 1.0F)};
+  to_record(in, input);
+  return prediction::PlayerId{static_cast<std::uint32_t>(world.get(entity, s.player_owner))};
 }
 
 }  // namespace tickwire::arena

@@ -10,7 +10,12 @@ namespace snapshot = tickwire::snapshot;
 namespace prediction = tickwire::prediction;
 
 Game::Game(GameConfig config)
-    : config_(config), dt_(0.0F), kickoff_ticks_(0), kick_cooldown_ticks_(0) {
+    : config_(config),
+      dt_(0.0F),
+      kickoff_ticks_(0),
+      kick_cooldown_ticks_(0),
+      ball_rule_({config.ball_predict_radius, config.ball_release_radius, config.contact_hold_snapshots}),
+      remote_rule_({config.remote_predict_radius, config.remote_release_radius, config.contact_hold_snapshots}) {
   check_config(config_);
   apply_tick_rate(config_.tick_rate);
 }
@@ -44,23 +49,6 @@ void Game::player_left(snapshot::World& world, prediction::PlayerId player) {
 
 std::optional<EntityId> Game::avatar(const snapshot::World& world, prediction::PlayerId player) const {
   return find_player(world, player.value);
-}
-
-// The avatar always; the ball too while it is near the avatar. The ball
-// belongs to nobody, so far from it a client shows it as the server sent
-// it, but at the player's feet a prediction lets a touch or a kick move it
-// at once instead of a round trip later.
-void Game::predicted_entities(const snapshot::World& world, prediction::PlayerId player,
-                              std::vector<EntityId>& out) const {
-  const auto me = find_player(world, player.value);
-  if (!me) return;
-  out.push_back(*me);
-  const auto ball = find_ball(world);
-  if (!ball || config_.ball_predict_radius <= 0.0F) return;
-  const Schema& s = pitch::schema();
-  const Vec2 a = world.get(*me, s.player_position);
-  const Vec2 b = world.get(*ball, s.ball_position);
-  if (std::hypot(a.x - b.x, a.y - b.y) <= config_.ball_predict_radius) out.push_back(*ball);
 }
 
 // Players and the ball move; the goals stand still.

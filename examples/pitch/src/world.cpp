@@ -100,6 +100,14 @@ void check_config(const GameConfig& config) {
   if (!std::isfinite(config.ball_predict_radius) || config.ball_predict_radius < 0.0F) {
     throw std::invalid_argument("pitch: the ball's prediction radius must be finite and not negative");
   }
+  if (!std::isfinite(config.ball_release_radius) || config.ball_release_radius < config.ball_predict_radius) {
+    throw std::invalid_argument("pitch: the ball's release radius must be finite and at least its prediction radius");
+  }
+  if (!std::isfinite(config.remote_predict_radius) || config.remote_predict_radius < 0.0F ||
+      !std::isfinite(config.remote_release_radius) || config.remote_release_radius < config.remote_predict_radius) {
+    throw std::invalid_argument(
+        "pitch: other players' prediction radius must be finite and not negative, their release radius at least it");
+  }
 }
 
 std::int32_t ticks_in(float seconds, std::uint32_t tick_rate) {

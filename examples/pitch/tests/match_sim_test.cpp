@@ -30,7 +30,8 @@ struct Player {
 
 // Each client samples its input from what it shows: the computer player
 // `chase` or `wander` on the client's own view.
-Player add_player(transport::SimNetwork& net, const std::string& name, bool chases, float ball_predict_radius) {
+Player add_player(transport::SimNetwork& net, const std::string& name, bool chases, float ball_predict_radius,
+                  bool predict_remote_players = false) {
   Player p;
   GameConfig config;
   config.ball_predict_radius = ball_predict_radius;
@@ -48,6 +49,7 @@ Player add_player(transport::SimNetwork& net, const std::string& name, bool chas
   ec.max_peers = 1;
   client::ClientConfig cc;
   cc.name = name;
+  cc.predict_remote_players = predict_remote_players;
   p.client = std::make_unique<client::Client>(net.create_endpoint({name, 5000}, ec), *p.game, sampler, cc);
   *slot = p.client.get();
   return p;
@@ -112,6 +114,74 @@ TEST(PitchMatchSim, PlayersPredictAndTheBallJumpsBackToTheSpot) {
               static_cast<double>(longest_step), server.world().get(board, s.score_home),
               server.world().get(board, s.score_away),
               static_cast<unsigned long long>(players.front().client->stats().mispredictions));
+}
+
+struct ContactPlay {
+  std::uint64_t mispredictions = 0;
+  std::uint64_t entities = 0;  // corrected entities
+  std::uint64_t predicted_ticks = 0;
+  double seconds = 0.0;
+};
+
+// Eight players all chasing the ball (pushing one another around it), or
+// wandering, for 20 s over 40 ms each way at 60 Hz; what their clients
+// mispredicted.
+ContactPlay contact_play(bool predict_remote_players, bool chase = true) {
+  transport::SimNetwork net(7);
+  transport::LinkConditions link;
+  link.latency = Duration::millis(40);
+  link.jitter = Duration::millis(5);
+  net.set_default_link(link);
+  Game server_game(GameConfig{.match_seconds = 600});
+  server::ServerConfig config;
+  config.tick_rate = 60;
+  config.send_rate = 60;
+  const transport::Address server_address{"pitch-server", 7777};
+  Time now = Time::from_micros(1'000'000);
+  server::Server server(net.create_endpoint(server_address), server_game, config, now);
+  std::vector<Player> players;
+  for (int i = 0; i < 8; ++i) {
+    players.push_back(add_player(net, "player-" + std::to_string(i), chase, 4.0F, predict_remote_players));
+  }
+  for (auto& p : players) EXPECT_TRUE(p.client->connect(server_address, now).ok());
+  constexpr int kMillis = 22'000;
+  std::vector<std::uint64_t> at_start(players.size(), 0);
+  for (int ms = 0; ms < kMillis; ++ms) {
+    now = now + Duration::millis(1);
+    server.update(now);
+    if (ms % 16 != 0) continue;
+    for (std::size_t i = 0; i < players.size(); ++i) {
+      players[i].client->update(now);
+      // The first 2 s are joining and the first run at the ball.
+      if (ms < 2000) at_start[i] = players[i].client->stats().mispredictions;
+    }
+  }
+  ContactPlay play;
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    EXPECT_EQ(players[i].client->state(), client::ClientState::kConnected);
+    play.mispredictions += players[i].client->stats().mispredictions - at_start[i];
+    play.predicted_ticks += players[i].client->stats().predicted_ticks;
+    play.entities += players[i].client->prediction()->stats().mispredicted_entities;
+  }
+  play.seconds = static_cast<double>(players.size()) * (kMillis - 2000) / 1000.0;
+  return play;
+}
+
+// Deterministic per seed; prints the figures for the two settings.
+TEST(PitchMatchSim, ContactPlayWithAndWithoutRemotePrediction) {
+  const ContactPlay off = contact_play(false);
+  const ContactPlay on = contact_play(true);
+  const auto per_minute = [](const ContactPlay& p) { return static_cast<double>(p.mispredictions) * 60.0 / p.seconds; };
+  const auto entities = [](const ContactPlay& p) { return static_cast<double>(p.entities) * 60.0 / p.seconds; };
+  std::printf(
+      "per client-minute: remote prediction off %.0f mispredictions (%.0f corrected entities), on %.0f (%.0f)\n",
+      per_minute(off), entities(off), per_minute(on), entities(on));
+  EXPECT_GT(off.predicted_ticks, 0U);
+  EXPECT_GT(on.predicted_ticks, 0U);
+  const ContactPlay wander_off = contact_play(false, false);
+  const ContactPlay wander_on = contact_play(true, false);
+  std::printf("wandering, per client-minute: off %.0f mispredictions (%.0f corrected entities), on %.0f (%.0f)\n",
+              per_minute(wander_off), entities(wander_off), per_minute(wander_on), entities(wander_on));
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "tickwire/client/draw_metrics.h"
+#include "tickwire/client/timeline_blend.h"
 #include "tickwire/core/bit_stream.h"
 #include "tickwire/core/network_time.h"
 #include "tickwire/core/packet_channel.h"
@@ -306,6 +307,11 @@ class Client {
   void run_session(Time now);
   void apply_snapshot(Tick tick);
   void update_predicted_set();
+  // Predicts `id`, one the game wants predicted, in its role; false: it
+  // stays interpolated (another player's, predict_remote_players off).
+  bool predict_wanted(EntityId id, prediction::PlayerId me);
+  // `id` moves between the timelines before the next frame.
+  void switch_timeline(EntityId id);
   void send_inputs(Time now);
   void send_report(Time now);
   void draw(Time now);
@@ -370,6 +376,9 @@ class Client {
   std::vector<EntityId> carried_;
   std::vector<EntityId> wanted_;
   std::vector<EntityId> drop_;
+  std::optional<TimelineBlend> switch_blend_;  // from the session's start
+  std::optional<snapshot::Record> guess_;      // NetGame::guess_input's, reused
+  std::optional<snapshot::Record> neutral_input_;
   std::vector<std::uint8_t> payload_;
   prediction::InputPacket input_packet_;    // reused by every input packet
   std::vector<std::uint8_t> packet_bytes_;  // the bytes of the last one, kept for their capacity

@@ -20,6 +20,7 @@
 #include "tickwire/core/tick.h"
 #include "tickwire/prediction/game.h"
 #include "tickwire/prediction/net_game.h"
+#include "tickwire/prediction/proximity_rule.h"
 #include "tickwire/snapshot/record.h"
 #include "tickwire/snapshot/schema.h"
 #include "tickwire/snapshot/world.h"
@@ -126,6 +127,19 @@ struct GameConfig {
   // to its player, so that dribbling and kicking answer at once; further
   // away it is shown as the server sent it. 0: never.
   float ball_predict_radius = 4.0F;
+  // ... until it is further than this (at least ball_predict_radius), so
+  // a ball at the edge does not switch timelines every snapshot.
+  float ball_release_radius = 5.0F;
+  // Other players are listed among the predicted from closer than
+  // remote_predict_radius to the client's player, until further than
+  // remote_release_radius, and for contact_hold_snapshots snapshots after
+  // they last touched it: pushes are then simulated against where they
+  // will be. A client predicts them only when its runtime is configured
+  // to (ClientConfig::predict_remote_players), steered by guess_input.
+  // 0: never.
+  float remote_predict_radius = 3.0F;
+  float remote_release_radius = 4.5F;
+  std::uint32_t contact_hold_snapshots = 15;
 };
 
 // Throws std::invalid_argument for a tick rate or match length out of range.
@@ -195,6 +209,11 @@ class Game final : public tickwire::prediction::NetGame {
   void predicted_entities(const tickwire::snapshot::World& world, tickwire::prediction::PlayerId player,
                           std::vector<EntityId>& out) const override;
   void motion_fields(std::vector<tickwire::prediction::MotionFields>& out) const override;
+  // Another player's last move, repeated: the move that keeps its present
+  // velocity (what the server does with an input that never arrived). No
+  // kick: a guessed kick would send the ball off on a guess.
+  std::optional<tickwire::prediction::PlayerId> guess_input(const tickwire::snapshot::World& world, EntityId entity,
+                                                            tickwire::snapshot::Record& input) const override;
 
  private:
   // The step length and the counters' lengths in ticks at `tick_rate`.
@@ -205,6 +224,9 @@ class Game final : public tickwire::prediction::NetGame {
   std::int32_t kickoff_ticks_;
   std::int32_t kick_cooldown_ticks_;
   StepScratch step_;
+  // Which entities this client predicts, with hysteresis (predicted_set.cpp).
+  mutable tickwire::prediction::ProximityRule ball_rule_;
+  mutable tickwire::prediction::ProximityRule remote_rule_;
 };
 
 }  // namespace pitch

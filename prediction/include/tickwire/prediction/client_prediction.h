@@ -158,6 +158,15 @@ class ClientPrediction final : private SpawnHook {
   PredictedRole role(EntityId id) const {
     return id.value < roles_.size() ? static_cast<PredictedRole>(roles_[id.value]) : PredictedRole::kOwn;
   }
+  // The input that steers kRemotePlayer entity `id` (another player's,
+  // `player`) in every tick predicted or replayed from now on, until the
+  // next guess: simulate sees it as that player's input, marked fallback
+  // (NetGame::guess_input makes it from the newest server state). Ignored
+  // for an entity not predicted as kRemotePlayer, for this client's own
+  // player, and for a record not of the input type.
+  void guess_input(EntityId id, PlayerId player, const snapshot::Record& input);
+  // The guess steering `id`, if any.
+  const snapshot::Record* guessed_input(EntityId id) const;
 
   // How far (in quantization steps) a field may differ from the server's
   // before it counts as a misprediction; 0, the default, means exactly.
@@ -259,6 +268,10 @@ class ClientPrediction final : private SpawnHook {
   void add_predicted(EntityId id, PredictedRole role = PredictedRole::kOwn);
   void remove_predicted(EntityId id);
   bool base_state(EntityId id, TypeId type, double ticks, std::span<std::uint32_t> out) const;
+  // This player's input for a tick followed by every guessed one
+  // (client_guesses.cpp); valid until the next call.
+  std::span<const PlayerInput> tick_inputs(const PlayerInput& own);
+  void forget_guess(EntityId id);
 
   snapshot::Schema schema_;
   Game& game_;
@@ -291,6 +304,15 @@ class ClientPrediction final : private SpawnHook {
   std::vector<std::uint32_t> drawn_;
   std::vector<EntityId> rendered_;
   std::vector<EntityId> still_rendered_;
+
+  // Other players' guessed inputs, by entity id (sorted).
+  struct GuessedInput {
+    EntityId id;
+    PlayerId player;
+    snapshot::Record input;
+  };
+  std::vector<GuessedInput> guesses_;
+  std::vector<PlayerInput> tick_inputs_;
 
   StateBlock audit_before_;
   StateBlock audit_after_;

@@ -24,6 +24,7 @@
 #include "tickwire/core/tick.h"
 #include "tickwire/prediction/game.h"
 #include "tickwire/prediction/net_game.h"
+#include "tickwire/prediction/proximity_rule.h"
 #include "tickwire/snapshot/schema.h"
 #include "tickwire/snapshot/world.h"
 
@@ -142,6 +143,15 @@ struct GameConfig {
   // A client predicts a platform while its player is this close to it, so
   // that standing on one shows no correction (the elevator problem).
   float platform_predict_radius = 2.0F * kPlatformHalfWidth + 2.0F;
+  // Other players are listed among the predicted from closer than
+  // remote_predict_radius to the client's player, until further than
+  // remote_release_radius, and for contact_hold_snapshots snapshots after
+  // they last touched it, so a push is simulated against where they will
+  // be. A client predicts them only when its runtime is configured to
+  // (ClientConfig::predict_remote_players), steered by guess_input. 0: never.
+  float remote_predict_radius = 3.0F;
+  float remote_release_radius = 4.5F;
+  std::uint32_t contact_hold_snapshots = 15;
   // Lag compensation for the hitscan weapon: how far back its hit history
   // reaches (the server app's --max-rewind-ms) and how many players it
   // records per tick.
@@ -185,7 +195,10 @@ struct StepScratch {
 
 class Game final : public prediction::NetGame {
  public:
-  explicit Game(GameConfig config = {}) : config_(config) {}
+  // Throws std::invalid_argument for bad remote prediction radii.
+  explicit Game(GameConfig config = {})
+      : config_(config),
+        remote_rule_({config.remote_predict_radius, config.remote_release_radius, config.contact_hold_snapshots}) {}
 
   void simulate(snapshot::World& world, Tick tick, const prediction::Inputs& inputs,
                 prediction::SimContext& ctx) override;
@@ -214,6 +227,11 @@ class Game final : public prediction::NetGame {
   std::optional<EntityId> avatar(const snapshot::World& world, prediction::PlayerId player) const override;
   void predicted_entities(const snapshot::World& world, prediction::PlayerId player,
                           std::vector<EntityId>& out) const override;
+  // Another player's last move, repeated: the move its velocity shows (a
+  // dash's while it dashes). It neither shoots nor starts a dash: a
+  // guessed shot would spawn what the player never fired.
+  std::optional<prediction::PlayerId> guess_input(const snapshot::World& world, EntityId entity,
+                                                  snapshot::Record& input) const override;
 
  private:
   // The hitscan shots of this step's inputs, on the server only.
@@ -243,6 +261,7 @@ class Game final : public prediction::NetGame {
   std::vector<EntityId> relevant_;    // sorted
   std::unique_ptr<Hitscan> hitscan_;
   std::vector<EntityId> joined_;  // players spawned since the last step
+  mutable prediction::ProximityRule remote_rule_;  // which other players a client predicts
 };
 
 // Conversions between the game's input and its wire record.
