@@ -24,6 +24,7 @@ build/bench/snapshot/bench_snapshot --transport enet --scene asteroids --seconds
 build/bench/rollback/bench_rollback --entities 32 --depth 15 --json build/bench-results/rollback.json
 build/bench/lagcomp/bench_lagcomp --json build/bench-results/lagcomp.json
 build/bench/lagcomp/bench_hit_registration --seconds 10 --json build/bench-results/hit_registration.json
+build/bench/prediction/bench_prediction --seconds 10 --json build/bench-results/prediction.json
 
 echo "== build (ASan+UBSan)"
 cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTICKWIRE_WERROR=ON -DTICKWIRE_SANITIZE=ON \
