@@ -8,9 +8,7 @@
 namespace tickwire::client {
 
 void Client::start_correction_causes() {
-  std::vector<prediction::MotionFields> motion;
-  game_.motion_fields(motion);
-  prediction_->correction_classifier().set_motion_fields(motion);
+  // Records for NetGame::guess_input, shared with the switching of timelines.
   guess_neutral_.emplace(game_.schema(), game_.input_type());
   guess_scratch_ = guess_neutral_;
   inputs_missed_seen_ = 0;
@@ -26,7 +24,7 @@ void Client::set_correction_context() {
   inputs_missed_seen_ = missed;
   const prediction::PlayerId me{*client_id_};
   authoritative_.for_each([&](EntityId id) {
-    *guess_scratch_ = *guess_neutral_;
+    guess_scratch_->assign_slots(guess_neutral_->slots());
     const auto player = game_.guess_input(authoritative_, id, *guess_scratch_);
     if (player && *player != me) context.other_players.push_back(id);
   });

@@ -64,9 +64,7 @@ void Client::start_session() {
   packets_accepted_ = 0;
   expected_packets_ = 0;
   last_report_.reset();
-  std::vector<prediction::MotionFields> motion;
-  game_.motion_fields(motion);
-  switch_blend_.emplace(game_.schema(), motion, config_.prediction_switch_blend);
+  switch_blend_.emplace(game_.schema(), pc.motion, config_.prediction_switch_blend);
 }
 
 void Client::handle_unreliable(std::span<const std::uint8_t> bytes, Time now) {
@@ -193,7 +191,7 @@ void Client::run_session(Time now) {
     if (++ticks_unsent_ >= config_.input_interval) send_inputs(now);
   });
   draw(now);
-  refresh_stats();
+  refresh_stats(now);
   if (time_->initialized() && (!last_report_ || now - *last_report_ >= kReportInterval)) send_report(now);
 }
 
@@ -271,7 +269,7 @@ void Client::draw(Time now) {
   draw_metrics_.frame(view_, now);
 }
 
-void Client::refresh_stats() {
+void Client::refresh_stats(Time now) {
   const timesync::ClientMeasurements& m = *time_->measurements();
   if (m.rtt().has_sample()) {
     stats_.rtt = m.rtt().smoothed();
@@ -313,7 +311,7 @@ void Client::refresh_stats() {
   stats_.max_rollback_depth = p.max_replay_depth;
   stats_.snapshots = receiver_.stats().decoded;
   stats_.snapshots_dropped = receiver_.stats().dropped_total();
-  refresh_draw_stats();
+  refresh_draw_stats(now);
 }
 
 const snapshot::World* Client::predicted_world() const { return prediction_ ? &prediction_->world() : nullptr; }

@@ -14,12 +14,8 @@ bool Client::predict_wanted(EntityId id, prediction::PlayerId me) {
   PredictedRole role = PredictedRole::kOwn;
   std::optional<prediction::PlayerId> steered_by;
   if (id != avatar_) {
-    if (!guess_) {
-      neutral_input_.emplace(game_.schema(), game_.input_type());
-      guess_ = neutral_input_;
-    }
-    guess_->assign_slots(neutral_input_->slots());  // the guess starts from the type's defaults
-    steered_by = game_.guess_input(authoritative_, id, *guess_);
+    guess_scratch_->assign_slots(guess_neutral_->slots());  // the guess starts from the type's defaults
+    steered_by = game_.guess_input(authoritative_, id, *guess_scratch_);
     if (steered_by && *steered_by != me) {
       if (!config_.predict_remote_players) return false;
       role = PredictedRole::kRemotePlayer;
@@ -30,7 +26,7 @@ bool Client::predict_wanted(EntityId id, prediction::PlayerId me) {
   const bool joins = !prediction_->predicts(id);
   if (joins) switch_timeline(id);
   if (joins || prediction_->role(id) != role) prediction_->predict(id, role);
-  if (role == PredictedRole::kRemotePlayer) prediction_->guess_input(id, *steered_by, *guess_);
+  if (role == PredictedRole::kRemotePlayer) prediction_->guess_input(id, *steered_by, *guess_scratch_);
   return true;
 }
 

@@ -82,13 +82,20 @@ void DrawMetrics::frame(const snapshot::World& view, Time now) {
 }
 
 // Client's share: the stats of what was drawn.
-void Client::refresh_draw_stats() {
-  // The quantiles sort the window: only when a correction added to it.
+void Client::refresh_draw_stats(Time now) {
+  // The quantiles sort the window: only when a correction added to it, and
+  // once the window is large, at most once a second, so a client corrected
+  // every frame does not sort thousands of sizes every frame.
+  constexpr std::uint64_t kSortAlways = 256;
   const prediction::CorrectionSizes& sizes = prediction_->smoother().correction_sizes();
-  if (sizes.count() != stats_.corrections_drawn) {
-    stats_.corrections_drawn = sizes.count();
+  stats_.corrections_drawn = sizes.count();
+  const bool added = sizes.count() != quantiles_count_;
+  const bool due = sizes.count() <= kSortAlways || !quantiles_at_ || now - *quantiles_at_ >= Duration::seconds(1);
+  if (added && due) {
+    quantiles_count_ = sizes.count();
     stats_.correction_p50 = sizes.quantile(0.50);
     stats_.correction_p99 = sizes.quantile(0.99);
+    quantiles_at_ = now;
   }
   stats_.visual_pops = draw_metrics_.pops();
   stats_.frames_drawn = draw_metrics_.frames();

@@ -68,6 +68,7 @@ ClientPrediction::ClientPrediction(snapshot::Schema schema, Game& game, InputSam
   const std::size_t ids = world_.config().max_entities;
   full_mask_.assign(ids, 0);
   roles_.assign(ids, 0);
+  causes_.set_motion_fields(config_.motion);
   replay_mask_.assign(ids, 0);
   tolerance_.resize(schema_.type_count());
   const std::size_t stride = schema_.max_stride();

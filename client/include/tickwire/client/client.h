@@ -326,8 +326,8 @@ class Client {
   bool retry_connect(transport::DisconnectReason reason, Time now);
   void finish(transport::DisconnectReason reason, bool denied);
   void fail(transport::DisconnectReason reason, Time now);
-  void refresh_stats();
-  void refresh_draw_stats();  // draw_metrics.cpp
+  void refresh_stats(Time now);
+  void refresh_draw_stats(Time now);  // draw_metrics.cpp
 
   std::unique_ptr<transport::Transport> transport_;
   prediction::NetGame& game_;
@@ -377,8 +377,6 @@ class Client {
   std::vector<EntityId> wanted_;
   std::vector<EntityId> drop_;
   std::optional<TimelineBlend> switch_blend_;  // from the session's start
-  std::optional<snapshot::Record> guess_;      // NetGame::guess_input's, reused
-  std::optional<snapshot::Record> neutral_input_;
   std::vector<std::uint8_t> payload_;
   prediction::InputPacket input_packet_;    // reused by every input packet
   std::vector<std::uint8_t> packet_bytes_;  // the bytes of the last one, kept for their capacity
@@ -392,6 +390,8 @@ class Client {
   // For the causes of corrections: the input type's defaults and a guess
   // of another player's input (NetGame::guess_input), and the server's
   // count of this player's missed inputs when the last snapshot applied.
+  std::optional<Time> quantiles_at_;  // when refresh_draw_stats last sorted the correction sizes
+  std::uint64_t quantiles_count_ = 0;  // and how many it had
   std::optional<snapshot::Record> guess_neutral_;
   std::optional<snapshot::Record> guess_scratch_;
   std::uint64_t inputs_missed_seen_ = 0;
