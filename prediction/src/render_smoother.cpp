@@ -28,6 +28,7 @@ RenderSmoother::RenderSmoother(snapshot::Schema schema, SmoothingConfig config, 
   validate_motion_fields(schema_, motion);
   if (tick_rate == 0) throw std::invalid_argument("RenderSmoother: tick rate must be > 0");
   duration_ticks_ = config_.duration.seconds_f() * static_cast<double>(tick_rate);
+  max_correction_per_tick_ = static_cast<double>(config_.max_correction_speed) / static_cast<double>(tick_rate);
   build_rules(motion);
 }
 
@@ -92,6 +93,15 @@ void RenderSmoother::take_correction(Entry& e, const snapshot::TypeSpec& spec,
   snaps_ += snap ? 1U : 0U;
   e.has_error = enabled_ && duration_ticks_ > 0.0 && !snap;
   e.error_time = e.last_time;
+  e.fade_ticks = duration_ticks_;
+  if (m) {
+    // The velocity is drawn as corrected at once: a velocity that changed
+    // is no jump on screen, and the drawn motion then agrees with it. The
+    // position slides, no faster than max_correction_speed.
+    if (m->velocity_offset) std::fill_n(e.error.begin() + *m->velocity_offset, m->dimensions, 0.0F);
+    const double length = error_length(e.error, m->position_offset, m->dimensions);
+    e.fade_ticks = std::max(duration_ticks_, length / max_correction_per_tick_);
+  }
 }
 
 void RenderSmoother::draw(snapshot::EntityId id, snapshot::TypeId type, double time,
@@ -118,7 +128,7 @@ void RenderSmoother::draw(snapshot::EntityId id, snapshot::TypeId type, double t
   if (!enabled_) e.has_error = false;
   double weight = 0.0;
   if (e.has_error) {
-    weight = 1.0 - (time - e.error_time) / duration_ticks_;
+    weight = 1.0 - (time - e.error_time) / e.fade_ticks;
     if (weight <= 0.0) e.has_error = false;
   }
   apply_error(spec, base, e.error, e.has_error ? weight : 0.0, out);

@@ -36,6 +36,7 @@ void SmoothingConfig::validate(const snapshot::Schema& schema) const {
   const auto fail = [](const std::string& why) { throw std::invalid_argument("SmoothingConfig: " + why); };
   if (duration < Duration::zero()) fail("duration must be >= 0");
   if (std::isnan(snap_distance) || !(snap_distance > 0.0F)) fail("snap_distance must be > 0");
+  if (std::isnan(max_correction_speed) || !(max_correction_speed > 0.0F)) fail("max_correction_speed must be > 0");
   for (std::size_t i = 0; i < thresholds.size(); ++i) {
     const SnapThreshold& t = thresholds[i];
     const bool in_schema = fits(schema, t.type, t.offset, t.slots);

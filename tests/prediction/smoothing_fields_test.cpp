@@ -162,5 +162,50 @@ TEST(CorrectionSizes, QuantilesCoverTheNewestWindow) {
   EXPECT_EQ(sizes.count(), 100U + CorrectionSizes::kWindow);
 }
 
+SmoothingConfig paced_at(float speed) {
+  SmoothingConfig c;
+  c.max_correction_speed = speed;  // duration stays 100 ms: 6 ticks at 60 Hz
+  return c;
+}
+
+TEST(CorrectionPace, AVelocityIsDrawnAsCorrectedAtOnce) {
+  Rig r;
+  RenderSmoother sm(r.s.schema, SmoothingConfig{}, 60, r.motion());
+  r.correct(sm, {0.5F, 0}, {10, 0});
+  std::copy(r.out.begin(), r.out.end(), r.w.slots(r.id).begin());
+  EXPECT_FLOAT_EQ(r.w.get(r.id, r.s.velocity).x, 10.0F);  // the kick, at once
+  EXPECT_LT(r.drawn_position().x, 0.5F);                 // the position still slides
+}
+
+TEST(CorrectionPace, ALargeErrorFadesNoFasterThanTheMaxCorrectionSpeed) {
+  Rig r;
+  RenderSmoother sm(r.s.schema, paced_at(6.0F), 60, r.motion());  // 0.1 a tick
+  r.correct(sm, {3, 0}, {0, 0});
+  float last = r.drawn_position().x;
+  EXPECT_NEAR(last, 0.1F, 1e-4F);  // one tick of the 30 that 3 units take
+  const auto after = r.state({3, 0}, {0, 0});
+  for (int tick = 12; tick <= 40; ++tick) {
+    sm.draw(r.id, r.s.player, tick, after, {}, r.out);
+    const float x = r.drawn_position().x;
+    EXPECT_LE(x - last, 0.1F + 1e-4F) << "tick " << tick;
+    last = x;
+  }
+  EXPECT_FLOAT_EQ(last, 3.0F);
+}
+
+TEST(CorrectionPace, ASmallErrorStillFadesOverTheDuration) {
+  Rig r;
+  RenderSmoother sm(r.s.schema, paced_at(6.0F), 60, r.motion());
+  r.correct(sm, {0.3F, 0}, {0, 0});  // 3 ticks at the pace: the 6-tick duration rules
+  EXPECT_NEAR(r.drawn_position().x, 0.05F, 1e-4F);
+}
+
+TEST(CorrectionPace, ASpeedThatIsNotPositiveIsRejected) {
+  const testing::TestSchema s;
+  for (const float bad : {0.0F, -1.0F, std::numeric_limits<float>::quiet_NaN()}) {
+    EXPECT_THROW(RenderSmoother(s.schema, paced_at(bad), 60), std::invalid_argument) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace tickwire::prediction

@@ -90,7 +90,11 @@ struct ClientConfig {
   // Snapshot acknowledgements ride in input packets and go at the same
   // rate; keep-alives wait a tick longer than the interval. 1..8.
   std::uint32_t input_interval = 1;
-  prediction::SmoothingConfig smoothing{};
+  // Corrections fade over smoothing.duration, a large one no faster than
+  // smoothing.max_correction_speed: 8 units a second here (metres, for a
+  // game of human scale), so no correction of a walking player or a rolling
+  // ball pops; set it to your game's scale.
+  prediction::SmoothingConfig smoothing{.max_correction_speed = 8.0F};
   // An entity that starts or stops being predicted (NetGame::
   // predicted_entities) moves between the interpolated timeline and the
   // predicted one: its drawing blends from one to the other over this long,

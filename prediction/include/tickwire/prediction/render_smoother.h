@@ -52,6 +52,11 @@ struct SnapThreshold {
 struct SmoothingConfig {
   // Time over which a correction fades out; zero draws corrections at once.
   Duration duration = Duration::millis(100);
+  // The fastest a correction may move the drawing of a type with
+  // MotionFields, in position units per second, on top of the entity's own
+  // motion: a larger error fades over longer than `duration`, so it slides
+  // instead of popping. Infinity: every error fades over `duration`.
+  float max_correction_speed = std::numeric_limits<float>::infinity();
   // The snap threshold of the position field of every type with
   // MotionFields (a teleport, a respawn snaps instead of sliding across the
   // map). Types without MotionFields are compared by `thresholds` only.
@@ -120,6 +125,7 @@ class RenderSmoother {
     bool has_error = false;
     double last_time = 0.0;  // ticks
     double error_time = 0.0;
+    double fade_ticks = 0.0;  // how long this error takes to fade
     std::vector<std::uint32_t> last_drawn;
     std::vector<std::uint32_t> last_base;  // the unsmoothed state at the last draw
     std::vector<float> error;
@@ -138,6 +144,7 @@ class RenderSmoother {
   snapshot::Schema schema_;
   SmoothingConfig config_;
   double duration_ticks_ = 0.0;
+  double max_correction_per_tick_ = 0.0;  // max_correction_speed in units per tick
   bool enabled_ = true;
   std::vector<std::vector<Rule>> rules_;             // by type: snap thresholds
   std::vector<std::optional<MotionFields>> motion_;  // by type
